@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Shared settings for hack/ scripts. Source it; do not run it.
+set -euo pipefail
+
+WARMGATE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WARMGATE_CACHE_DIR="${WARMGATE_CACHE_DIR:-$HOME/.cache/warmgate}"
+
+# Pinned versions. The Go modules under hack/tools/ must agree with these.
+K8S_VERSION="${K8S_VERSION:-1.34.4}"
+ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
+KWOK_VERSION="${KWOK_VERSION:-0.7.0}"
+ARGO_ROLLOUTS_VERSION="${ARGO_ROLLOUTS_VERSION:-1.9.2}"
+HELM_VERSION="${HELM_VERSION:-3.19.5}"
+
+K8S_BIN="$WARMGATE_CACHE_DIR/bin/kubernetes-v$K8S_VERSION"
+ETCD_BIN="$WARMGATE_CACHE_DIR/bin/etcd-v$ETCD_VERSION"
+KWOK_BIN="$WARMGATE_CACHE_DIR/bin/kwok-v$KWOK_VERSION"
+ARGO_BIN="$WARMGATE_CACHE_DIR/bin/argo-rollouts-v$ARGO_ROLLOUTS_VERSION"
+HELM_BIN="$WARMGATE_CACHE_DIR/bin/helm-v$HELM_VERSION"
+# fabric8 kube-api-test's offline layout: <dir>/k8s/<version>-linux-amd64/{etcd,kube-apiserver,kubectl}
+KUBE_API_TEST_DIR="$WARMGATE_CACHE_DIR/kube-api-test"
+ARGO_CRDS_DIR="$ARGO_BIN/crds"
+
+export WARMGATE_CACHE_DIR
+
+log() { printf '\033[1;34m==>\033[0m %s\n' "$*" >&2; }
+warn() { printf '\033[1;33m!!\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[1;31mxx\033[0m %s\n' "$*" >&2; exit 1; }
+
+# timed LABEL CMD...: runs CMD and prints how long it took.
+timed() {
+  local label="$1"; shift
+  local start=$SECONDS
+  "$@"
+  log "$label: $((SECONDS - start))s"
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Installs what warmgate's tests and local cluster need, when it is missing:
+#   - redis-server (Debian package) as the Valkey-compatible L2;
+#   - kube-apiserver, kube-controller-manager, kube-scheduler, etcd, kwok, kwokctl, helm and the
+#     Argo Rollouts controller, built from their Go modules (hack/tools/*) into $WARMGATE_CACHE_DIR;
+#   - the Argo Rollouts CRDs, taken from the same Go module.
+# Idempotent: a second run builds nothing. Settings: WARMGATE_CACHE_DIR (default ~/.cache/warmgate).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+export GOFLAGS="${GOFLAGS:--buildvcs=false}"
+
+install_apt_packages() {
+  local missing=()
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  [[ -x /usr/lib/google-cloud-sdk/bin/cloud_spanner_emulator/emulator_main ]] \
+    || warn "Cloud Spanner emulator not found at /usr/lib/google-cloud-sdk/bin/cloud_spanner_emulator/emulator_main; origin tests will fail"
+  if ((${#missing[@]})); then
+    log "installing ${missing[*]} (apt)"
+    local sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  # The package starts a system-wide instance we never use; tests start their own on free ports.
+  if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
+    systemctl stop redis-server >/dev/null 2>&1 || true
+  fi
+}
+
+# build_tools MODULE_DIR OUT_DIR LDFLAGS PACKAGE...: builds each package's binary unless the stamp
+# (the module's go.sum + flags) says the same build is already there.
+build_tools() {
+  local module="$WARMGATE_ROOT/hack/tools/$1" out="$2" ldflags="$3"; shift 3
+  local stamp="$out/.stamp" want
+  want="$(cat "$module/go.mod" "$module/go.sum" | sha256sum | cut -c1-16) $ldflags"
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+    local ok=1 pkg
+    for pkg in "$@"; do [[ -x "$out/$(basename "$pkg")" ]] || ok=0; done
+    if ((ok)); then log "$1: up to date in $out"; return; fi
+  fi
+  mkdir -p "$out"
+  log "$1: building $(printf '%s ' "${@##*/}")-> $out (first time takes minutes)"
+  (cd "$module" && go build -trimpath -ldflags "-s -w $ldflags" -o "$out/" "$@")
+  echo "$want" > "$stamp"
+}
+
+k8s_ldflags() {
+  local v="v$K8S_VERSION" major minor
+  major="${K8S_VERSION%%.*}"; minor="$(cut -d. -f2 <<<"$K8S_VERSION")"
+  local f
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    f+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
+  done
+  echo "$f"
+}
+
+main() {
+  command -v go >/dev/null || die "go not found: install Go 1.24+ (the hack/tools modules need it)"
+  timed "apt packages" install_apt_packages
+  timed "kubernetes v$K8S_VERSION" build_tools kubernetes "$K8S_BIN" "$(k8s_ldflags)" \
+    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
+  timed "etcd v$ETCD_VERSION" build_tools etcd "$ETCD_BIN" \
+    "-X go.etcd.io/etcd/api/v3/version.GitSHA=v$ETCD_VERSION" go.etcd.io/etcd/server/v3
+  [[ -x "$ETCD_BIN/v3" ]] && mv -f "$ETCD_BIN/v3" "$ETCD_BIN/etcd"
+  timed "kwok v$KWOK_VERSION" build_tools kwok "$KWOK_BIN" \
+    "-X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION -X sigs.k8s.io/kwok/pkg/consts.KubeVersion=$K8S_VERSION" \
+    sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl
+  timed "argo-rollouts v$ARGO_ROLLOUTS_VERSION" build_tools argo-rollouts "$ARGO_BIN" \
+    "-X github.com/argoproj/argo-rollouts/utils/version.version=$ARGO_ROLLOUTS_VERSION" \
+    github.com/argoproj/argo-rollouts/cmd/rollouts-controller
+  timed "helm v$HELM_VERSION" build_tools helm "$HELM_BIN" \
+    "-X helm.sh/helm/v3/internal/version.version=v$HELM_VERSION" helm.sh/helm/v3/cmd/helm
+
+  # Argo Rollouts CRDs straight from the module that built the controller.
+  local src
+  src="$(cd "$WARMGATE_ROOT/hack/tools/argo-rollouts" && go list -m -f '{{.Dir}}' github.com/argoproj/argo-rollouts)/manifests/crds"
+  mkdir -p "$ARGO_CRDS_DIR"
+  install -m 0644 "$src"/*-crd.yaml "$ARGO_CRDS_DIR/"
+
+  # kube-api-test offline layout (links, not copies).
+  local kat="$KUBE_API_TEST_DIR/k8s/$K8S_VERSION-linux-amd64" kubectl_bin
+  mkdir -p "$kat"
+  ln -sf "$K8S_BIN/kube-apiserver" "$kat/kube-apiserver"
+  ln -sf "$ETCD_BIN/etcd" "$kat/etcd"
+  kubectl_bin="$(command -v kubectl || true)"
+  [[ -n "$kubectl_bin" ]] || die "kubectl not found on PATH: install it (Debian: apt-get install kubectl, or build k8s.io/kubernetes/cmd/kubectl)"
+  ln -sf "$kubectl_bin" "$kat/kubectl"
+
+  log "ready: binaries under $WARMGATE_CACHE_DIR/bin, kube-api-test dir $KUBE_API_TEST_DIR"
+}
+
+main "$@"
