@@ -27,20 +27,25 @@ install_apt_packages() {
   fi
 }
 
-# build_tools MODULE_DIR OUT_DIR LDFLAGS PACKAGE...: builds each package's binary unless the stamp
-# (the module's go.sum + flags) says the same build is already there.
+# build_tools TOOL OUT_DIR LDFLAGS [NAME=]PACKAGE...: builds each package's binary (named NAME, or
+# the package's last path element) from hack/tools/TOOL, unless the stamp (the module's go.mod and
+# go.sum plus the flags) says the same build is already there.
 build_tools() {
-  local module="$WARMGATE_ROOT/hack/tools/$1" out="$2" ldflags="$3"; shift 3
-  local stamp="$out/.stamp" want
+  local tool="$1" out="$2" ldflags="$3"; shift 3
+  local module="$WARMGATE_ROOT/hack/tools/$tool" stamp="$out/.stamp" want spec name pkg missing=()
   want="$(cat "$module/go.mod" "$module/go.sum" | sha256sum | cut -c1-16) $ldflags"
-  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
-    local ok=1 pkg
-    for pkg in "$@"; do [[ -x "$out/$(basename "$pkg")" ]] || ok=0; done
-    if ((ok)); then log "$1: up to date in $out"; return; fi
-  fi
+  [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] || rm -f "$stamp"
+  for spec in "$@"; do
+    name="${spec%%=*}"; pkg="${spec#*=}"; [[ "$spec" == *=* ]] || name="${pkg##*/}"
+    [[ -f "$stamp" && -x "$out/$name" ]] || missing+=("$name=$pkg")
+  done
+  if ((${#missing[@]} == 0)); then log "$tool: up to date in $out"; return; fi
   mkdir -p "$out"
-  log "$1: building $(printf '%s ' "${@##*/}")-> $out (first time takes minutes)"
-  (cd "$module" && go build -trimpath -ldflags "-s -w $ldflags" -o "$out/" "$@")
+  for spec in "${missing[@]}"; do
+    name="${spec%%=*}"; pkg="${spec#*=}"
+    log "$tool: building $name from $pkg (the first build takes minutes)"
+    (cd "$module" && go build -trimpath -ldflags "-s -w $ldflags" -o "$out/$name" "$pkg")
+  done
   echo "$want" > "$stamp"
 }
 
@@ -60,8 +65,7 @@ main() {
   timed "kubernetes v$K8S_VERSION" build_tools kubernetes "$K8S_BIN" "$(k8s_ldflags)" \
     k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
   timed "etcd v$ETCD_VERSION" build_tools etcd "$ETCD_BIN" \
-    "-X go.etcd.io/etcd/api/v3/version.GitSHA=v$ETCD_VERSION" go.etcd.io/etcd/server/v3
-  [[ -x "$ETCD_BIN/v3" ]] && mv -f "$ETCD_BIN/v3" "$ETCD_BIN/etcd"
+    "-X go.etcd.io/etcd/api/v3/version.GitSHA=v$ETCD_VERSION" etcd=go.etcd.io/etcd/server/v3
   timed "kwok v$KWOK_VERSION" build_tools kwok "$KWOK_BIN" \
     "-X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION -X sigs.k8s.io/kwok/pkg/consts.KubeVersion=$K8S_VERSION" \
     sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl
@@ -83,7 +87,11 @@ main() {
   ln -sf "$K8S_BIN/kube-apiserver" "$kat/kube-apiserver"
   ln -sf "$ETCD_BIN/etcd" "$kat/etcd"
   kubectl_bin="$(command -v kubectl || true)"
-  [[ -n "$kubectl_bin" ]] || die "kubectl not found on PATH: install it (Debian: apt-get install kubectl, or build k8s.io/kubernetes/cmd/kubectl)"
+  if [[ -z "$kubectl_bin" ]]; then
+    timed "kubectl v$K8S_VERSION" build_tools kubernetes "$K8S_BIN/kubectl-build" "$(k8s_ldflags)" \
+      k8s.io/kubernetes/cmd/kubectl
+    kubectl_bin="$K8S_BIN/kubectl-build/kubectl"
+  fi
   ln -sf "$kubectl_bin" "$kat/kubectl"
 
   log "ready: binaries under $WARMGATE_CACHE_DIR/bin, kube-api-test dir $KUBE_API_TEST_DIR"
