@@ -1,0 +1,59 @@
+package io.warmgate.operator;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Serves {@code /healthz} (liveness), {@code /readyz} (readiness) and {@code /metrics}
+ * (Prometheus text format) on one port.
+ */
+final class HttpEndpoints implements AutoCloseable {
+
+  private final HttpServer server;
+
+  HttpEndpoints(int port, BooleanSupplier live, BooleanSupplier ready, Supplier<String> metrics)
+      throws IOException {
+    server = HttpServer.create(new InetSocketAddress(port), 0);
+    server.setExecutor(Executors.newFixedThreadPool(2, r -> {
+      Thread t = new Thread(r, "warmgate-http");
+      t.setDaemon(true);
+      return t;
+    }));
+    server.createContext("/healthz", exchange -> probe(exchange, live));
+    server.createContext("/readyz", exchange -> probe(exchange, ready));
+    server.createContext("/metrics", exchange ->
+        respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.get()));
+    server.start();
+  }
+
+  int port() {
+    return server.getAddress().getPort();
+  }
+
+  private static void probe(HttpExchange exchange, BooleanSupplier check) throws IOException {
+    boolean ok = check.getAsBoolean();
+    respond(exchange, ok ? 200 : 503, "text/plain; charset=utf-8", ok ? "ok\n" : "not ok\n");
+  }
+
+  private static void respond(HttpExchange exchange, int code, String type, String body)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", type);
+    exchange.sendResponseHeaders(code, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

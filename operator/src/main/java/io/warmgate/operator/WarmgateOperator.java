@@ -1,0 +1,171 @@
+package io.warmgate.operator;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.warmgate.operator.policy.CachePolicyReconciler;
+import io.warmgate.operator.valkey.ValkeyClients;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The warmgate operator: the CachePolicy controller with leader election, health and metrics
+ * endpoints, and a graceful stop.
+ */
+public final class WarmgateOperator implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(WarmgateOperator.class);
+
+  private final Operator operator;
+  private final ValkeyClients valkey;
+  private final PrometheusMeterRegistry registry;
+  private final HttpEndpoints http;
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+
+  private WarmgateOperator(OperatorSettings settings, KubernetesClient client) throws IOException {
+    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new ClassLoaderMetrics().bindTo(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    gcMetrics.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+
+    this.valkey = new ValkeyClients(settings.valkeyTimeout());
+    Gauge.builder("warmgate.valkey.clients", valkey, ValkeyClients::openClients)
+        .description("Valkey endpoints with an open client shared by the policies using them")
+        .register(registry);
+    boolean rollouts = client.supports("argoproj.io/v1alpha1", "Rollout");
+    if (!rollouts) {
+      log.warn("Argo Rollouts is not installed; CachePolicies targeting a Rollout will report "
+          + "TargetNotFound until it is installed and the operator restarted");
+    }
+    this.operator = new Operator(o -> {
+      o.withKubernetesClient(client)
+          .withCloseClientOnStop(false)
+          .withReconciliationTerminationTimeout(settings.shutdownTimeout())
+          .withMetrics(MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(registry)
+              .build());
+      if (settings.leaderElection()) {
+        o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
+            .aLeaderElectionConfiguration(settings.leaseName())
+            .withLeaseNamespace(settings.leaseNamespace())
+            .withIdentity(settings.identity())
+            .withExitOnStopLeading(false)
+            .withLeaderCallbacks(new LeaderCallbacks(
+                () -> log.info("{} leads through Lease {}/{}", settings.identity(),
+                    settings.leaseNamespace(), settings.leaseName()),
+                this::lostLeadership,
+                leader -> log.info("Lease {}/{} is held by {}", settings.leaseNamespace(),
+                    settings.leaseName(), leader)))
+            .build());
+      }
+    });
+    CachePolicyReconciler reconciler = new CachePolicyReconciler(valkey, Clock.systemUTC(),
+        settings.valkeyRecheck(), rollouts);
+    operator.register(reconciler, config -> {
+      if (!settings.namespaces().isEmpty()) {
+        config.settingNamespaces(settings.namespaces());
+      }
+    });
+    this.http = new HttpEndpoints(settings.httpPort(), () -> !stopping.get(), this::isReady,
+        registry::scrape);
+  }
+
+  /**
+   * Starts the operator with {@code client}; returns once the controller runs (or, with leader
+   * election, once this replica campaigns for the Lease).
+   */
+  public static WarmgateOperator start(OperatorSettings settings, KubernetesClient client) {
+    try {
+      WarmgateOperator started = new WarmgateOperator(settings, client);
+      try {
+        started.operator.start();
+      } catch (RuntimeException e) {
+        started.close();
+        throw e;
+      }
+      log.info("warmgate operator started: namespaces={}, leaderElection={}, http port {}",
+          settings.namespaces().isEmpty() ? "all" : settings.namespaces(),
+          settings.leaderElection(), started.http.port());
+      return started;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open the HTTP port " + settings.httpPort()
+          + "; set WARMGATE_HTTP_PORT to a free port", e);
+    }
+  }
+
+  /**
+   * Leadership ended. During {@link #close()} that is expected; otherwise another replica may
+   * already reconcile, so this process exits at once and Kubernetes restarts it as a follower.
+   */
+  private void lostLeadership() {
+    if (stopping.get()) {
+      return;
+    }
+    log.error("Lost the leader Lease; exiting so that only the new leader reconciles");
+    Thread exit = new Thread(() -> System.exit(1), "warmgate-lost-leadership");
+    exit.start();
+  }
+
+  /** Whether the controller runs with healthy informers. */
+  public boolean isReady() {
+    return !stopping.get() && operator.getRuntimeInfo().isStarted()
+        && operator.getRuntimeInfo().allEventSourcesAreHealthy();
+  }
+
+  /** The port serving /healthz, /readyz and /metrics. */
+  public int httpPort() {
+    return http.port();
+  }
+
+  /** Stops reconciling (waiting for running reconciliations), closes Valkey clients and HTTP. */
+  @Override
+  public void close() {
+    if (!stopping.compareAndSet(false, true)) {
+      return;
+    }
+    log.info("warmgate operator stopping");
+    try {
+      operator.stop();
+    } finally {
+      valkey.close();
+      gcMetrics.close();
+      http.close();
+      registry.close();
+    }
+    log.info("warmgate operator stopped");
+  }
+
+  public static void main(String[] args) throws InterruptedException {
+    OperatorSettings settings = OperatorSettings.fromEnvironment(System.getenv());
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    WarmgateOperator running = start(settings, client);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      running.close();
+      client.close();
+      stopped.countDown();
+    }, "warmgate-shutdown"));
+    stopped.await();
+  }
+
+}

@@ -1,0 +1,39 @@
+package io.warmgate.operator.model;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * How one workload caches through warmgate: its cache name and TTLs, the Valkey it shares as L2,
+ * how its canaries are warmed before a rollout continues, and how the agent is injected.
+ */
+@Group(CachePolicy.GROUP)
+@Version(CachePolicy.VERSION)
+@Kind("CachePolicy")
+@ShortNames("cpol")
+@AdditionalPrinterColumn(name = "Ready", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+    getDescription = "Whether the policy is valid and its target, Secret and Valkey were found.")
+@AdditionalPrinterColumn(name = "Gate", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.gate.phase",
+    getDescription = "Phase of the rollout gate.")
+@AdditionalPrinterColumn(name = "Schema", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.gate.stableSchemaHash",
+    getDescription = "Schema hash of the stable pods.")
+@AdditionalPrinterColumn(name = "Coverage", type = AdditionalPrinterColumn.Type.NUMBER,
+    jsonPath = ".status.gate.coverage",
+    getDescription = "Percentage of the hot set present in the canary's L2 namespace.")
+@AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE,
+    jsonPath = ".metadata.creationTimestamp",
+    getDescription = "Time since the policy was created.")
+public class CachePolicy extends CustomResource<CachePolicySpec, CachePolicyStatus>
+    implements Namespaced {
+
+  public static final String GROUP = "warmgate.io";
+  public static final String VERSION = "v1alpha1";
+}

@@ -1,0 +1,251 @@
+package io.warmgate.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/**
+ * The desired cache configuration of one workload. Every duration is a Kubernetes-style string
+ * ({@code 500ms}, {@code 60s}, {@code 4m}, {@code 1h30m}); see {@link Durations}.
+ */
+@ValidationRule(
+    value = "duration(self.l1Ttl) + duration(self.l2Ttl) <= duration(self.maxStaleness)",
+    messageExpression = "'l1Ttl + l2Ttl (' + self.l1Ttl + ' + ' + self.l2Ttl + ') must not exceed "
+        + "maxStaleness (' + self.maxStaleness + '); raise maxStaleness or shorten the TTLs'",
+    fieldPath = ".maxStaleness")
+@ValidationRule(value = "duration(self.refreshAhead) < duration(self.l2Ttl)",
+    messageExpression = "'refreshAhead (' + self.refreshAhead + ') must be shorter than l2Ttl (' "
+        + "+ self.l2Ttl + ')'",
+    fieldPath = ".refreshAhead")
+@ValidationRule(value = "duration(self.lockTtl) < duration(self.refreshAhead)",
+    messageExpression = "'lockTtl (' + self.lockTtl + ') must be shorter than refreshAhead (' "
+        + "+ self.refreshAhead + ')'",
+    fieldPath = ".lockTtl")
+@ValidationRule(value = "duration(self.negativeTtl) <= duration(self.l2Ttl)",
+    messageExpression = "'negativeTtl (' + self.negativeTtl + ') must not exceed l2Ttl (' "
+        + "+ self.l2Ttl + ')'",
+    fieldPath = ".negativeTtl")
+public class CachePolicySpec {
+
+  @Required
+  @JsonPropertyDescription("The Rollout or Deployment, in this namespace, whose pods use the "
+      + "cache. Its pods must carry the label warmgate.io/cache-policy=<this policy's name>.")
+  private TargetRef targetRef;
+
+  @Required
+  @Size(min = 1, max = 63)
+  @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+  @JsonPropertyDescription("Name of the cache, part of every Valkey key (wg:<cacheName>:...); "
+      + "lowercase letters, digits and '-'. Policies sharing a Valkey need distinct names. "
+      + "Injected as WARMGATE_CACHE_NAME.")
+  private String cacheName;
+
+  @Default("10000")
+  @Min(1)
+  @Max(100000000)
+  @JsonPropertyDescription("Most entries a pod's L1 cache holds. Defaults to 10000. Injected as "
+      + "WARMGATE_L1_MAX_SIZE.")
+  private Long l1MaxSize = 10000L;
+
+  @Default("60s")
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @ValidationRule(value = "duration(self) > duration('0s')",
+      message = "l1Ttl must be a positive duration, such as 60s")
+  @JsonPropertyDescription("How long a value stays in a pod's in-process L1 cache. Defaults to "
+      + "60s. Injected as WARMGATE_L1_TTL.")
+  private String l1Ttl = "60s";
+
+  @Default("4m")
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @ValidationRule(value = "duration(self) > duration('0s')",
+      message = "l2Ttl must be a positive duration, such as 4m")
+  @JsonPropertyDescription("How long a value stays in the shared Valkey L2. Defaults to 4m. "
+      + "Injected as WARMGATE_L2_TTL.")
+  private String l2Ttl = "4m";
+
+  @Default("60s")
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @ValidationRule(value = "duration(self) > duration('0s')",
+      message = "negativeTtl must be a positive duration, such as 60s")
+  @JsonPropertyDescription("How long an origin not-found answer is cached in L2 (L1 keeps it for "
+      + "at most l1Ttl). At most l2Ttl. Defaults to 60s. Injected as WARMGATE_NEGATIVE_TTL.")
+  private String negativeTtl = "60s";
+
+  @Default("60s")
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @ValidationRule(value = "duration(self) > duration('0s')",
+      message = "refreshAhead must be a positive duration, such as 60s")
+  @JsonPropertyDescription("An L2 hit with less than this TTL left is returned and refreshed in "
+      + "the background by the one pod that wins the refresh lock. Shorter than l2Ttl. Defaults "
+      + "to 60s. Injected as WARMGATE_REFRESH_AHEAD.")
+  private String refreshAhead = "60s";
+
+  @Default("5s")
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @ValidationRule(value = "duration(self) > duration('0s')",
+      message = "lockTtl must be a positive duration, such as 5s")
+  @JsonPropertyDescription("Expiry of the refresh lock, bounding how long a crashed refresher "
+      + "blocks others. Shorter than refreshAhead. Defaults to 5s. Injected as WARMGATE_LOCK_TTL.")
+  private String lockTtl = "5s";
+
+  @Default("20ms")
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @ValidationRule(value = "duration(self) > duration('0s') && duration(self) <= duration('10s')",
+      message = "l2Timeout must be a positive duration of at most 10s, such as 20ms")
+  @JsonPropertyDescription("Budget for one L2 call; past it the lookup goes to the origin and the "
+      + "circuit breaker counts a failure. At most 10s. Defaults to 20ms. Injected as "
+      + "WARMGATE_L2_TIMEOUT.")
+  private String l2Timeout = "20ms";
+
+  @Default("5m")
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @ValidationRule(value = "duration(self) > duration('0s')",
+      message = "maxStaleness must be a positive duration, such as 5m")
+  @JsonPropertyDescription("No value older than this since it left the origin is ever returned. "
+      + "At least l1Ttl + l2Ttl. Defaults to 5m. Injected as WARMGATE_MAX_STALENESS.")
+  private String maxStaleness = "5m";
+
+  @Default("0s")
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @JsonPropertyDescription("When the origin fails, a held value younger than this is served "
+      + "instead of an error; 0s never serves stale values. Defaults to 0s. Injected as "
+      + "WARMGATE_STALE_IF_ERROR.")
+  private String staleIfError = "0s";
+
+  @Required
+  @JsonPropertyDescription("The Valkey server shared as L2 by the target's pods.")
+  private ValkeySpec valkey;
+
+  @Default("{}")
+  @JsonPropertyDescription("When a canary counts as warm and what the rollout gate does.")
+  private WarmupSpec warmup = new WarmupSpec();
+
+  @Default("{}")
+  @JsonPropertyDescription("How the agent's configuration is injected into the target's pods.")
+  private InjectionSpec injection = new InjectionSpec();
+
+  public TargetRef getTargetRef() {
+    return targetRef;
+  }
+
+  public void setTargetRef(TargetRef targetRef) {
+    this.targetRef = targetRef;
+  }
+
+  public String getCacheName() {
+    return cacheName;
+  }
+
+  public void setCacheName(String cacheName) {
+    this.cacheName = cacheName;
+  }
+
+  public Long getL1MaxSize() {
+    return l1MaxSize;
+  }
+
+  public void setL1MaxSize(Long l1MaxSize) {
+    this.l1MaxSize = l1MaxSize;
+  }
+
+  public String getL1Ttl() {
+    return l1Ttl;
+  }
+
+  public void setL1Ttl(String l1Ttl) {
+    this.l1Ttl = l1Ttl;
+  }
+
+  public String getL2Ttl() {
+    return l2Ttl;
+  }
+
+  public void setL2Ttl(String l2Ttl) {
+    this.l2Ttl = l2Ttl;
+  }
+
+  public String getNegativeTtl() {
+    return negativeTtl;
+  }
+
+  public void setNegativeTtl(String negativeTtl) {
+    this.negativeTtl = negativeTtl;
+  }
+
+  public String getRefreshAhead() {
+    return refreshAhead;
+  }
+
+  public void setRefreshAhead(String refreshAhead) {
+    this.refreshAhead = refreshAhead;
+  }
+
+  public String getLockTtl() {
+    return lockTtl;
+  }
+
+  public void setLockTtl(String lockTtl) {
+    this.lockTtl = lockTtl;
+  }
+
+  public String getL2Timeout() {
+    return l2Timeout;
+  }
+
+  public void setL2Timeout(String l2Timeout) {
+    this.l2Timeout = l2Timeout;
+  }
+
+  public String getMaxStaleness() {
+    return maxStaleness;
+  }
+
+  public void setMaxStaleness(String maxStaleness) {
+    this.maxStaleness = maxStaleness;
+  }
+
+  public String getStaleIfError() {
+    return staleIfError;
+  }
+
+  public void setStaleIfError(String staleIfError) {
+    this.staleIfError = staleIfError;
+  }
+
+  public ValkeySpec getValkey() {
+    return valkey;
+  }
+
+  public void setValkey(ValkeySpec valkey) {
+    this.valkey = valkey;
+  }
+
+  public WarmupSpec getWarmup() {
+    return warmup;
+  }
+
+  public void setWarmup(WarmupSpec warmup) {
+    this.warmup = warmup;
+  }
+
+  public InjectionSpec getInjection() {
+    return injection;
+  }
+
+  public void setInjection(InjectionSpec injection) {
+    this.injection = injection;
+  }
+}

@@ -1,0 +1,55 @@
+package io.warmgate.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The observed state of a {@link CachePolicy}, written by the operator only. */
+public class CachePolicyStatus {
+
+  @JsonPropertyDescription("The metadata.generation this status was computed from.")
+  private Long observedGeneration;
+
+  @JsonPropertyDescription("Ready (valid, target, Secret and Valkey found), L2Reachable (every "
+      + "Valkey address answers), Warmed (the canary's namespace met the warm-up criteria) and "
+      + "RolloutHeld (the gate holds the rollout).")
+  private List<Condition> conditions = new ArrayList<>();
+
+  @JsonPropertyDescription("Live schema-hash namespaces of the cache, as the agents report them.")
+  private List<SchemaNamespaceStatus> namespaces = new ArrayList<>();
+
+  @JsonPropertyDescription("The rollout gate's view of the current canary.")
+  private GateStatus gate;
+
+  public Long getObservedGeneration() {
+    return observedGeneration;
+  }
+
+  public void setObservedGeneration(Long observedGeneration) {
+    this.observedGeneration = observedGeneration;
+  }
+
+  public List<Condition> getConditions() {
+    return conditions;
+  }
+
+  public void setConditions(List<Condition> conditions) {
+    this.conditions = conditions;
+  }
+
+  public List<SchemaNamespaceStatus> getNamespaces() {
+    return namespaces;
+  }
+
+  public void setNamespaces(List<SchemaNamespaceStatus> namespaces) {
+    this.namespaces = namespaces;
+  }
+
+  public GateStatus getGate() {
+    return gate;
+  }
+
+  public void setGate(GateStatus gate) {
+    this.gate = gate;
+  }
+}

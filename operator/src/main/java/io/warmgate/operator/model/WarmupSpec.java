@@ -1,0 +1,151 @@
+package io.warmgate.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** When a canary counts as warm, how it gets there, and what happens if it does not in time. */
+@ValidationRule(value = "has(self.minHitRatio) == has(self.hitRatioWindow)",
+    message = "warmup.minHitRatio and warmup.hitRatioWindow are set together; set both or neither",
+    fieldPath = ".minHitRatio")
+@ValidationRule(value = "!has(self.hitRatioWindow) "
+    + "|| duration(self.hitRatioWindow) < duration(self.maxWait)",
+    message = "warmup.hitRatioWindow must be shorter than warmup.maxWait, or the gate always "
+        + "times out",
+    fieldPath = ".hitRatioWindow")
+public class WarmupSpec {
+
+  @Default("Organic")
+  @JsonPropertyDescription("Organic: the canary's own traffic fills its L2 namespace. Preload: "
+      + "one canary agent also loads the hot set from the origin at preloadRate. Defaults to "
+      + "Organic.")
+  private WarmupMode mode = WarmupMode.Organic;
+
+  @Default("10000")
+  @Min(1)
+  @Max(1000000)
+  @JsonPropertyDescription("Number of hottest key ids (sampled from the stable pods' traffic) "
+      + "whose presence in the canary's namespace defines coverage. Defaults to 10000.")
+  private Integer hotSetSize = 10000;
+
+  @Default("500")
+  @Min(1)
+  @Max(100000)
+  @JsonPropertyDescription("Most origin loads per second a Preload may issue, protecting the "
+      + "origin. Defaults to 500.")
+  private Integer preloadRate = 500;
+
+  @Default("80")
+  @Min(0)
+  @Max(100)
+  @JsonPropertyDescription("Percentage (0-100) of the hot set that must be in the canary's L2 "
+      + "namespace before the rollout continues. Defaults to 80.")
+  private Integer minCoverage = 80;
+
+  @Min(0)
+  @Max(1)
+  @JsonPropertyDescription("Optional extra criterion: the canary's L1+L2 hit ratio (0-1) over "
+      + "hitRatioWindow must reach this value. Set together with hitRatioWindow.")
+  private Double minHitRatio;
+
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @JsonPropertyDescription("Window over which minHitRatio is measured, such as 1m. Set together "
+      + "with minHitRatio.")
+  private String hitRatioWindow;
+
+  @Default("10m")
+  @Size(max = Durations.MAX_LENGTH)
+  @Pattern(Durations.PATTERN)
+  @ValidationRule(value = "duration(self) > duration('0s')",
+      message = "warmup.maxWait must be a positive duration, such as 10m")
+  @JsonPropertyDescription("Longest time the gate holds a canary for warming before onTimeout "
+      + "applies. Defaults to 10m.")
+  private String maxWait = "10m";
+
+  @Default("Hold")
+  @JsonPropertyDescription("What happens after maxWait: Hold keeps the rollout paused, Promote "
+      + "releases it, Abort aborts it. Defaults to Hold.")
+  private TimeoutAction onTimeout = TimeoutAction.Hold;
+
+  @Default("true")
+  @JsonPropertyDescription("Release the canary at once (gate phase Skipped) when its schema hash "
+      + "equals the stable one, since it reads the same warm namespace. Defaults to true.")
+  private Boolean skipWhenSchemaUnchanged = Boolean.TRUE;
+
+  public WarmupMode getMode() {
+    return mode;
+  }
+
+  public void setMode(WarmupMode mode) {
+    this.mode = mode;
+  }
+
+  public Integer getHotSetSize() {
+    return hotSetSize;
+  }
+
+  public void setHotSetSize(Integer hotSetSize) {
+    this.hotSetSize = hotSetSize;
+  }
+
+  public Integer getPreloadRate() {
+    return preloadRate;
+  }
+
+  public void setPreloadRate(Integer preloadRate) {
+    this.preloadRate = preloadRate;
+  }
+
+  public Integer getMinCoverage() {
+    return minCoverage;
+  }
+
+  public void setMinCoverage(Integer minCoverage) {
+    this.minCoverage = minCoverage;
+  }
+
+  public Double getMinHitRatio() {
+    return minHitRatio;
+  }
+
+  public void setMinHitRatio(Double minHitRatio) {
+    this.minHitRatio = minHitRatio;
+  }
+
+  public String getHitRatioWindow() {
+    return hitRatioWindow;
+  }
+
+  public void setHitRatioWindow(String hitRatioWindow) {
+    this.hitRatioWindow = hitRatioWindow;
+  }
+
+  public String getMaxWait() {
+    return maxWait;
+  }
+
+  public void setMaxWait(String maxWait) {
+    this.maxWait = maxWait;
+  }
+
+  public TimeoutAction getOnTimeout() {
+    return onTimeout;
+  }
+
+  public void setOnTimeout(TimeoutAction onTimeout) {
+    this.onTimeout = onTimeout;
+  }
+
+  public Boolean getSkipWhenSchemaUnchanged() {
+    return skipWhenSchemaUnchanged;
+  }
+
+  public void setSkipWhenSchemaUnchanged(Boolean skipWhenSchemaUnchanged) {
+    this.skipWhenSchemaUnchanged = skipWhenSchemaUnchanged;
+  }
+}

@@ -1,0 +1,335 @@
+package io.warmgate.operator.policy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.CachePolicySpec;
+import io.warmgate.operator.model.CachePolicyStatus;
+import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.SecretKeyRef;
+import io.warmgate.operator.model.TargetRef;
+import io.warmgate.operator.model.ValkeySpec;
+import io.warmgate.operator.status.Conditions;
+import io.warmgate.operator.status.Reasons;
+import io.warmgate.operator.valkey.ProbeResult;
+import io.warmgate.operator.valkey.ValkeyClients;
+import io.warmgate.operator.valkey.ValkeyEndpoint;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Resolves a CachePolicy's target and password Secret, checks its Valkey, and reports the outcome
+ * as the {@code Ready} and {@code L2Reachable} conditions plus an Event per transition.
+ *
+ * <p>Reconciles again on every spec change, on changes of the referenced Secret or target, and
+ * every recheck interval to follow Valkey. A failing policy never affects another one.
+ */
+@ControllerConfiguration(name = CachePolicyReconciler.NAME)
+public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<CachePolicy> {
+
+  public static final String NAME = "cachepolicy";
+  static final String SECRET_INDEX = "warmgate.io/secret";
+  static final String TARGET_INDEX = "warmgate.io/target";
+
+  private static final Logger log = LoggerFactory.getLogger(CachePolicyReconciler.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ValkeyClients valkey;
+  private final Conditions conditions;
+  private final Clock clock;
+  private final Duration recheckInterval;
+  private final boolean rolloutsInstalled;
+
+  private InformerEventSource<Secret, CachePolicy> secrets;
+  private TargetLookup targets;
+
+  /**
+   * @param valkey the shared Valkey clients
+   * @param clock the clock for condition timestamps
+   * @param recheckInterval how often Valkey is probed again while nothing else changes
+   * @param rolloutsInstalled whether the Argo Rollouts API exists; without it, Rollout targets
+   *     are reported as not found instead of watched
+   */
+  public CachePolicyReconciler(ValkeyClients valkey, Clock clock, Duration recheckInterval,
+      boolean rolloutsInstalled) {
+    this.valkey = valkey;
+    this.clock = clock;
+    this.conditions = new Conditions(clock);
+    this.recheckInterval = recheckInterval;
+    this.rolloutsInstalled = rolloutsInstalled;
+  }
+
+  @Override
+  public List<EventSource<?, CachePolicy>> prepareEventSources(
+      EventSourceContext<CachePolicy> context) {
+    var policies = context.getPrimaryCache();
+    policies.addIndexer(SECRET_INDEX, p -> secretRef(p)
+        .map(ref -> List.of(key(p.getMetadata().getNamespace(), ref.getName())))
+        .orElse(List.of()));
+    policies.addIndexer(TARGET_INDEX, p -> Optional.ofNullable(p.getSpec())
+        .map(CachePolicySpec::getTargetRef)
+        .filter(ref -> ref.getKind() != null && ref.getName() != null)
+        .map(ref -> List.of(targetKey(p.getMetadata().getNamespace(), ref.getKind().name(),
+            ref.getName())))
+        .orElse(List.of()));
+
+    List<EventSource<?, CachePolicy>> sources = new ArrayList<>();
+    secrets = new InformerEventSource<>(InformerEventSourceConfiguration
+        .from(Secret.class, CachePolicy.class)
+        .withName("secrets")
+        .withNamespacesInheritedFromController()
+        .withSecondaryToPrimaryMapper((Secret s) -> policiesBy(context, SECRET_INDEX,
+            key(s.getMetadata().getNamespace(), s.getMetadata().getName())))
+        .build(), context);
+    sources.add(secrets);
+
+    InformerEventSource<Deployment, CachePolicy> deployments = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Deployment.class, CachePolicy.class)
+            .withName("deployments")
+            .withNamespacesInheritedFromController()
+            .withSecondaryToPrimaryMapper((Deployment d) -> policiesBy(context, TARGET_INDEX,
+                targetKey(d.getMetadata().getNamespace(), "Deployment",
+                    d.getMetadata().getName())))
+            .build(), context);
+    sources.add(deployments);
+
+    InformerEventSource<GenericKubernetesResource, CachePolicy> rollouts = null;
+    if (rolloutsInstalled) {
+      rollouts = new InformerEventSource<>(InformerEventSourceConfiguration
+          .from(new GroupVersionKind(TargetLookup.ROLLOUT_API_VERSION, "Rollout"),
+              CachePolicy.class)
+          .withName("rollouts")
+          .withNamespacesInheritedFromController()
+          .withSecondaryToPrimaryMapper((GenericKubernetesResource r) -> policiesBy(context,
+              TARGET_INDEX, targetKey(r.getMetadata().getNamespace(), "Rollout",
+                  r.getMetadata().getName())))
+          .build(), context);
+      sources.add(rollouts);
+    }
+    targets = new TargetLookup(deployments, rollouts);
+    return sources;
+  }
+
+  @Override
+  public UpdateControl<CachePolicy> reconcile(CachePolicy policy, Context<CachePolicy> context) {
+    CachePolicyStatus before = copy(policy.getStatus());
+    CachePolicyStatus status = copy(policy.getStatus());
+    long generation = generationOf(policy);
+    List<Conditions.Transition> transitions = new ArrayList<>();
+
+    Check ready = evaluate(policy, status, generation, transitions);
+    set(transitions, status, generation, Conditions.READY, ready.ok(), ready.reason(),
+        ready.message());
+    status.setObservedGeneration(generation);
+
+    PolicyEvents events = new PolicyEvents(context.getClient(), clock);
+    for (Conditions.Transition t : transitions) {
+      log.info("CachePolicy {}/{}: {}", policy.getMetadata().getNamespace(),
+          policy.getMetadata().getName(), t.current());
+      events.transitioned(policy, t);
+    }
+    UpdateControl<CachePolicy> control = sameJson(before, status)
+        ? UpdateControl.noUpdate()
+        : UpdateControl.patchStatus(statusPatch(policy, status));
+    return control.rescheduleAfter(recheckInterval);
+  }
+
+  /** Runs the checks in order and returns what Ready should say. */
+  private Check evaluate(CachePolicy policy, CachePolicyStatus status, long generation,
+      List<Conditions.Transition> transitions) {
+    String namespace = policy.getMetadata().getNamespace();
+    String user = ResourceID.fromResource(policy).toString();
+    CachePolicySpec spec = policy.getSpec();
+
+    List<String> problems = SpecChecks.problems(spec);
+    if (!problems.isEmpty()) {
+      valkey.release(user);
+      String message = "Invalid spec: " + String.join("; ", problems);
+      notChecked(transitions, status, generation, "the spec is invalid");
+      return Check.failed(Reasons.INVALID_SPEC, message);
+    }
+
+    Check secret = Check.passed();
+    char[] password = null;
+    Optional<SecretKeyRef> ref = secretRef(policy);
+    if (ref.isPresent()) {
+      Secret found = secrets.get(new ResourceID(ref.get().getName(), namespace)).orElse(null);
+      if (found == null) {
+        secret = Check.failed(Reasons.SECRET_NOT_FOUND, "Secret " + namespace + "/"
+            + ref.get().getName() + " named by spec.valkey.passwordSecretKeyRef does not exist; "
+            + "create it with the Valkey password under key '" + ref.get().getKey() + "'");
+      } else {
+        password = secretValue(found, ref.get().getKey());
+        if (password == null) {
+          secret = Check.failed(Reasons.SECRET_KEY_NOT_FOUND, "Secret " + namespace + "/"
+              + ref.get().getName() + " has no key '" + ref.get().getKey() + "'; add it or fix "
+              + "spec.valkey.passwordSecretKeyRef.key");
+        }
+      }
+    }
+
+    Check l2;
+    if (secret.ok()) {
+      ValkeySpec v = spec.getValkey();
+      ProbeResult probe = valkey.probe(user, new ValkeyEndpoint(v.getAddresses(),
+          Boolean.TRUE.equals(v.getTls()), v.getUsername(), password));
+      set(transitions, status, generation, Conditions.L2_REACHABLE, probe.reachable(),
+          probe.reason(), probe.message());
+      l2 = probe.reachable() ? Check.passed() : Check.failed(probe.reason(), probe.message());
+    } else {
+      valkey.release(user);
+      notChecked(transitions, status, generation, secret.message());
+      l2 = Check.passed();
+    }
+
+    TargetRef targetRef = spec.getTargetRef();
+    TargetLookup.Result target = targets.find(namespace, targetRef);
+    Check targetCheck = target.target().isPresent() ? Check.passed()
+        : Check.failed(Reasons.TARGET_NOT_FOUND, target.problem());
+
+    for (Check check : List.of(secret, l2, targetCheck)) {
+      if (!check.ok()) {
+        return check;
+      }
+    }
+    return Check.ok(Reasons.RECONCILED, "Target " + targetRef.getKind() + " " + namespace + "/"
+        + targetRef.getName() + " found and Valkey reachable at "
+        + String.join(", ", spec.getValkey().getAddresses()));
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<CachePolicy> updateErrorStatus(CachePolicy policy,
+      Context<CachePolicy> context, Exception e) {
+    log.error("Reconciling CachePolicy {}/{} failed", policy.getMetadata().getNamespace(),
+        policy.getMetadata().getName(), e);
+    CachePolicyStatus status = copy(policy.getStatus());
+    long generation = generationOf(policy);
+    conditions.set(status, generation, Conditions.READY, false, Reasons.RECONCILE_FAILED,
+        "The operator failed to reconcile this policy: " + e.getMessage()
+            + "; see the operator log. It retries automatically.")
+        .ifPresent(t -> new PolicyEvents(context.getClient(), clock).transitioned(policy, t));
+    status.setObservedGeneration(generation);
+    return ErrorStatusUpdateControl.patchStatus(statusPatch(policy, status));
+  }
+
+  @Override
+  public DeleteControl cleanup(CachePolicy policy, Context<CachePolicy> context) {
+    valkey.release(ResourceID.fromResource(policy).toString());
+    return DeleteControl.defaultDelete();
+  }
+
+  private void notChecked(List<Conditions.Transition> transitions, CachePolicyStatus status,
+      long generation, String why) {
+    set(transitions, status, generation, Conditions.L2_REACHABLE,
+        Condition.UNKNOWN, Reasons.NOT_CHECKED,
+        "Valkey was not checked: " + why);
+  }
+
+  private void set(List<Conditions.Transition> transitions, CachePolicyStatus status,
+      long generation, String type, boolean value, String reason, String message) {
+    conditions.set(status, generation, type, value, reason, message).ifPresent(transitions::add);
+  }
+
+  private void set(List<Conditions.Transition> transitions, CachePolicyStatus status,
+      long generation, String type, String value, String reason, String message) {
+    conditions.set(status, generation, type, value, reason, message).ifPresent(transitions::add);
+  }
+
+  private static CachePolicy statusPatch(CachePolicy policy, CachePolicyStatus status) {
+    CachePolicy patch = new CachePolicy();
+    patch.setMetadata(new ObjectMetaBuilder()
+        .withName(policy.getMetadata().getName())
+        .withNamespace(policy.getMetadata().getNamespace())
+        .build());
+    patch.setStatus(status);
+    return patch;
+  }
+
+  private static Optional<SecretKeyRef> secretRef(CachePolicy policy) {
+    return Optional.ofNullable(policy.getSpec()).map(CachePolicySpec::getValkey)
+        .map(ValkeySpec::getPasswordSecretKeyRef).filter(ref -> ref.getName() != null);
+  }
+
+  private static char[] secretValue(Secret secret, String key) {
+    Map<String, String> data = secret.getData();
+    if (data != null && data.get(key) != null) {
+      byte[] decoded = Base64.getDecoder().decode(data.get(key));
+      return new String(decoded, StandardCharsets.UTF_8).toCharArray();
+    }
+    Map<String, String> stringData = secret.getStringData();
+    if (stringData != null && stringData.get(key) != null) {
+      return stringData.get(key).toCharArray();
+    }
+    return null;
+  }
+
+  private static Set<ResourceID> policiesBy(EventSourceContext<CachePolicy> context, String index,
+      String key) {
+    return context.getPrimaryCache().byIndex(index, key).stream()
+        .map(ResourceID::fromResource).collect(Collectors.toSet());
+  }
+
+  private static String key(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  private static String targetKey(String namespace, String kind, String name) {
+    return kind + ":" + namespace + "/" + name;
+  }
+
+  private static long generationOf(HasMetadata resource) {
+    Long generation = resource.getMetadata().getGeneration();
+    return generation == null ? 0L : generation;
+  }
+
+  private static CachePolicyStatus copy(CachePolicyStatus status) {
+    return status == null ? new CachePolicyStatus()
+        : JSON.convertValue(status, CachePolicyStatus.class);
+  }
+
+  private static boolean sameJson(CachePolicyStatus a, CachePolicyStatus b) {
+    return JSON.valueToTree(a).equals(JSON.valueToTree(b));
+  }
+
+  /** The outcome of one check: passed, or failed with a reason and a message. */
+  private record Check(boolean ok, String reason, String message) {
+    static Check passed() {
+      return new Check(true, null, null);
+    }
+
+    static Check ok(String reason, String message) {
+      return new Check(true, reason, message);
+    }
+
+    static Check failed(String reason, String message) {
+      return new Check(false, reason, message);
+    }
+  }
+}

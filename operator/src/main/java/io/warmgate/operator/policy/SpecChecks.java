@@ -1,0 +1,132 @@
+package io.warmgate.operator.policy;
+
+import io.warmgate.operator.model.CachePolicySpec;
+import io.warmgate.operator.model.Durations;
+import io.warmgate.operator.model.ValkeySpec;
+import io.warmgate.operator.model.WarmupSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The checks the CRD also makes, repeated here for specs admitted under an older or hand-edited
+ * CRD. A spec that fails them is reported as {@code Ready=False InvalidSpec}, never thrown.
+ */
+final class SpecChecks {
+
+  private SpecChecks() {}
+
+  /** The problems of {@code spec}, each naming the field, its value and the fix; empty if none. */
+  static List<String> problems(CachePolicySpec spec) {
+    List<String> problems = new ArrayList<>();
+    if (spec == null) {
+      problems.add("spec is missing; see examples/cachepolicy-minimal.yaml");
+      return problems;
+    }
+    if (spec.getTargetRef() == null || spec.getTargetRef().getKind() == null
+        || isBlank(spec.getTargetRef().getName())) {
+      problems.add("spec.targetRef needs kind (Rollout or Deployment) and name");
+    }
+    if (isBlank(spec.getCacheName())) {
+      problems.add("spec.cacheName is required");
+    }
+    Optional<Duration> l1 = duration(problems, "spec.l1Ttl", spec.getL1Ttl(), true);
+    Optional<Duration> l2 = duration(problems, "spec.l2Ttl", spec.getL2Ttl(), true);
+    Optional<Duration> negative =
+        duration(problems, "spec.negativeTtl", spec.getNegativeTtl(), true);
+    Optional<Duration> refresh =
+        duration(problems, "spec.refreshAhead", spec.getRefreshAhead(), true);
+    Optional<Duration> lock = duration(problems, "spec.lockTtl", spec.getLockTtl(), true);
+    duration(problems, "spec.l2Timeout", spec.getL2Timeout(), true);
+    Optional<Duration> staleness =
+        duration(problems, "spec.maxStaleness", spec.getMaxStaleness(), true);
+    duration(problems, "spec.staleIfError", spec.getStaleIfError(), false);
+    if (l1.isPresent() && l2.isPresent() && staleness.isPresent()
+        && l1.get().plus(l2.get()).compareTo(staleness.get()) > 0) {
+      problems.add("spec.l1Ttl + spec.l2Ttl (" + spec.getL1Ttl() + " + " + spec.getL2Ttl()
+          + ") must not exceed spec.maxStaleness (" + spec.getMaxStaleness() + ")");
+    }
+    if (refresh.isPresent() && l2.isPresent() && refresh.get().compareTo(l2.get()) >= 0) {
+      problems.add("spec.refreshAhead (" + spec.getRefreshAhead()
+          + ") must be shorter than spec.l2Ttl (" + spec.getL2Ttl() + ")");
+    }
+    if (lock.isPresent() && refresh.isPresent() && lock.get().compareTo(refresh.get()) >= 0) {
+      problems.add("spec.lockTtl (" + spec.getLockTtl()
+          + ") must be shorter than spec.refreshAhead (" + spec.getRefreshAhead() + ")");
+    }
+    if (negative.isPresent() && l2.isPresent() && negative.get().compareTo(l2.get()) > 0) {
+      problems.add("spec.negativeTtl (" + spec.getNegativeTtl()
+          + ") must not exceed spec.l2Ttl (" + spec.getL2Ttl() + ")");
+    }
+    checkValkey(problems, spec.getValkey());
+    checkWarmup(problems, spec.getWarmup());
+    return problems;
+  }
+
+  private static void checkValkey(List<String> problems, ValkeySpec valkey) {
+    if (valkey == null || valkey.getAddresses() == null || valkey.getAddresses().isEmpty()) {
+      problems.add("spec.valkey.addresses needs at least one host:port, such as valkey:6379");
+      return;
+    }
+    for (String address : valkey.getAddresses()) {
+      int colon = address == null ? -1 : address.lastIndexOf(':');
+      int port = -1;
+      if (colon > 0) {
+        try {
+          port = Integer.parseInt(address.substring(colon + 1));
+        } catch (NumberFormatException e) {
+          port = -1;
+        }
+      }
+      if (port < 1 || port > 65535) {
+        problems.add("spec.valkey.addresses entry '" + address
+            + "' is not host:port with a port from 1 to 65535, such as valkey:6379");
+      }
+    }
+    if (valkey.getUsername() != null && valkey.getPasswordSecretKeyRef() == null) {
+      problems.add("spec.valkey.username requires spec.valkey.passwordSecretKeyRef");
+    }
+  }
+
+  private static void checkWarmup(List<String> problems, WarmupSpec warmup) {
+    if (warmup == null) {
+      return;
+    }
+    if (warmup.getMinCoverage() != null
+        && (warmup.getMinCoverage() < 0 || warmup.getMinCoverage() > 100)) {
+      problems.add("spec.warmup.minCoverage (" + warmup.getMinCoverage()
+          + ") must be a percentage from 0 to 100");
+    }
+    if ((warmup.getMinHitRatio() == null) != (warmup.getHitRatioWindow() == null)) {
+      problems.add("spec.warmup.minHitRatio and spec.warmup.hitRatioWindow are set together");
+    }
+    duration(problems, "spec.warmup.maxWait", warmup.getMaxWait(), true);
+    if (warmup.getHitRatioWindow() != null) {
+      duration(problems, "spec.warmup.hitRatioWindow", warmup.getHitRatioWindow(), true);
+    }
+  }
+
+  private static Optional<Duration> duration(List<String> problems, String field, String value,
+      boolean positive) {
+    if (value == null) {
+      problems.add(field + " is missing");
+      return Optional.empty();
+    }
+    try {
+      Duration parsed = Durations.parse(value);
+      if (positive && (parsed.isZero() || parsed.isNegative())) {
+        problems.add(field + " must be a positive duration, not " + value);
+        return Optional.empty();
+      }
+      return Optional.of(parsed);
+    } catch (IllegalArgumentException e) {
+      problems.add(field + ": " + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static boolean isBlank(String value) {
+    return value == null || value.isBlank();
+  }
+}

@@ -1,0 +1,37 @@
+package io.warmgate.operator.status;
+
+/** The CamelCase reasons the operator writes into conditions and events. */
+public final class Reasons {
+
+  /** Ready=True: the spec is valid and the target, Secret and Valkey were all found. */
+  public static final String RECONCILED = "Reconciled";
+  /** L2Reachable=True: every Valkey address answered PING. */
+  public static final String CONNECTED = "Connected";
+
+  /** The spec passed the CRD schema but is still unusable, such as an unparsable duration. */
+  public static final String INVALID_SPEC = "InvalidSpec";
+  /** spec.targetRef names a workload that does not exist. */
+  public static final String TARGET_NOT_FOUND = "TargetNotFound";
+  /** spec.valkey.passwordSecretKeyRef names a Secret that does not exist. */
+  public static final String SECRET_NOT_FOUND = "SecretNotFound";
+  /** The Secret exists but lacks the referenced key. */
+  public static final String SECRET_KEY_NOT_FOUND = "SecretKeyNotFound";
+  /** Nothing listens at a Valkey address. */
+  public static final String CONNECTION_REFUSED = "ConnectionRefused";
+  /** A Valkey host name does not resolve. */
+  public static final String UNKNOWN_HOST = "UnknownHost";
+  /** Valkey refused the credentials, or requires some and none were given. */
+  public static final String AUTH_FAILED = "AuthFailed";
+  /** The TLS handshake with Valkey failed. */
+  public static final String TLS_FAILED = "TlsFailed";
+  /** Valkey did not answer within the probe timeout. */
+  public static final String TIMEOUT = "Timeout";
+  /** Valkey failed in a way none of the other reasons describe; the message has the detail. */
+  public static final String CONNECTION_FAILED = "ConnectionFailed";
+  /** L2Reachable=Unknown: Valkey was not probed because an earlier check failed. */
+  public static final String NOT_CHECKED = "NotChecked";
+  /** The reconciler itself failed; the message has the error. */
+  public static final String RECONCILE_FAILED = "ReconcileFailed";
+
+  private Reasons() {}
+}

@@ -1,0 +1,50 @@
+package io.warmgate.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OperatorSettingsTest {
+
+  @Test
+  void defaultsWatchAllNamespacesWithLeaderElection() {
+    OperatorSettings settings = OperatorSettings.fromEnvironment(
+        Map.of("POD_NAMESPACE", "warmgate-system", "POD_NAME", "op-1"));
+
+    assertThat(settings.namespaces()).isEmpty();
+    assertThat(settings.leaderElection()).isTrue();
+    assertThat(settings.leaseNamespace()).isEqualTo("warmgate-system");
+    assertThat(settings.leaseName()).isEqualTo("warmgate-operator");
+    assertThat(settings.identity()).isEqualTo("op-1");
+    assertThat(settings.httpPort()).isEqualTo(8080);
+    assertThat(settings.valkeyRecheck()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(settings.valkeyTimeout()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void readsListedNamespacesAndDurations() {
+    OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of(
+        "WARMGATE_NAMESPACES", " team-a, team-b ,,",
+        "WARMGATE_LEADER_ELECTION", "false",
+        "WARMGATE_VALKEY_RECHECK_INTERVAL", "2s",
+        "WARMGATE_HTTP_PORT", "0"));
+
+    assertThat(settings.namespaces()).containsExactlyInAnyOrder("team-a", "team-b");
+    assertThat(settings.leaderElection()).isFalse();
+    assertThat(settings.valkeyRecheck()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(settings.httpPort()).isZero();
+  }
+
+  @Test
+  void errorsNameTheVariableAndTheFix() {
+    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of(
+        "WARMGATE_LEADER_ELECTION", "false", "WARMGATE_VALKEY_TIMEOUT", "2")))
+        .hasMessageContaining("WARMGATE_VALKEY_TIMEOUT").hasMessageContaining("'2'");
+    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of(
+        "WARMGATE_LEADER_ELECTION", "yes")))
+        .hasMessageContaining("WARMGATE_LEADER_ELECTION='yes' must be true or false");
+  }
+}

@@ -1,0 +1,105 @@
+package io.warmgate.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.TargetKind;
+import io.warmgate.operator.status.Conditions;
+import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.operator.testing.Policies;
+import io.warmgate.testing.RedisExtension;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The operator, acting as its service account with only the permissions of k8s/rbac.yaml, elects
+ * itself leader, reconciles a policy to Ready, records events and serves its endpoints.
+ */
+class RbacIT {
+
+  static final String OPERATOR_NAMESPACE = "warmgate-system";
+  static final String SERVICE_ACCOUNT = "warmgate-operator";
+
+  @RegisterExtension
+  static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  @Test
+  void operatorWorksWithExactlyTheManifestPermissions() throws Exception {
+    KubernetesClient admin = api.client();
+    api.applyCrd(ApiServer.cachePolicyCrd());
+    api.applyCrd(ApiServer.rolloutCrd());
+    admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+        .withNewMetadata().withName(OPERATOR_NAMESPACE).endMetadata().build()).create();
+    try (InputStream rbac = Files.newInputStream(Path.of("k8s/rbac.yaml"))) {
+      List<HasMetadata> objects = admin.load(rbac).items();
+      assertThat(objects).extracting(HasMetadata::getKind).contains("ClusterRole", "Role");
+      objects.forEach(o -> admin.resource(o).create());
+    }
+    String ns = api.newNamespace("rbac");
+    Policies policies = new Policies(admin);
+    policies.deployment(ns, "app");
+    policies.policy(ns, "deals", TargetKind.Deployment, "app",
+        redis.host() + ":" + redis.port(), null);
+
+    OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of(
+        "WARMGATE_LEASE_NAMESPACE", OPERATOR_NAMESPACE,
+        "POD_NAME", "warmgate-operator-0",
+        "WARMGATE_HTTP_PORT", "0",
+        "WARMGATE_VALKEY_RECHECK_INTERVAL", "1s"));
+    try (KubernetesClient asOperator = api.clientAs(OPERATOR_NAMESPACE, SERVICE_ACCOUNT);
+        WarmgateOperator operator = WarmgateOperator.start(settings, asOperator)) {
+
+      policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+      await().atMost(Policies.WITHIN).untilAsserted(() ->
+          assertThat(policies.events(ns, "deals")).isNotEmpty());
+      Lease lease = admin.leases().inNamespace(OPERATOR_NAMESPACE)
+          .withName("warmgate-operator").get();
+      assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("warmgate-operator-0");
+
+      await().atMost(Duration.ofSeconds(30)).until(operator::isReady);
+      assertThat(get(operator, "/healthz")).isEqualTo(200);
+      assertThat(get(operator, "/readyz")).isEqualTo(200);
+      String metrics = body(operator, "/metrics");
+      assertThat(metrics).contains("jvm_memory_used_bytes").contains("warmgate_valkey_clients")
+          .contains("operator_sdk_");
+
+      admin.resources(CachePolicy.class).inNamespace(ns).withName("deals").delete();
+      await().atMost(Policies.WITHIN)
+          .until(() -> policies.get(ns, "deals") == null);
+    }
+  }
+
+  static int get(WarmgateOperator operator, String path) throws IOException, InterruptedException {
+    return send(operator, path).statusCode();
+  }
+
+  static String body(WarmgateOperator operator, String path)
+      throws IOException, InterruptedException {
+    return send(operator, path).body();
+  }
+
+  private static HttpResponse<String> send(WarmgateOperator operator, String path)
+      throws IOException, InterruptedException {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + operator.httpPort() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}

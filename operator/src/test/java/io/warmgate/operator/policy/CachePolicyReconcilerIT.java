@@ -1,0 +1,243 @@
+package io.warmgate.operator.policy;
+
+import static io.warmgate.operator.testing.Policies.WITHIN;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.warmgate.operator.WarmgateOperator;
+import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.TargetKind;
+import io.warmgate.operator.status.Conditions;
+import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.operator.testing.Policies;
+import io.warmgate.testing.RedisExtension;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The reconciler against a real API server and a real password-protected Redis. */
+class CachePolicyReconcilerIT {
+
+  static final String PASSWORD = "s3cret-pw";
+
+  @RegisterExtension
+  static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  static final RedisExtension redis = RedisExtension.withPassword(PASSWORD);
+
+  static WarmgateOperator operator;
+  static Policies policies;
+
+  String ns;
+
+  @BeforeAll
+  static void startOperator() {
+    api.applyCrd(ApiServer.cachePolicyCrd());
+    api.applyCrd(ApiServer.rolloutCrd());
+    policies = new Policies(api.client());
+    operator = Policies.startOperator(api.client());
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    if (operator != null) {
+      operator.close();
+    }
+  }
+
+  @BeforeEach
+  void namespace(TestInfo test) {
+    ns = api.newNamespace("it");
+  }
+
+  String valkey() {
+    return redis.host() + ":" + redis.port();
+  }
+
+  @Test
+  void readyWhenDeploymentSecretAndValkeyAreThere() {
+    policies.deployment(ns, "app");
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+
+    policies.policy(ns, "deals", TargetKind.Deployment, "app", valkey(), "valkey-auth");
+
+    Condition ready = policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+    Condition l2 = policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "True",
+        "Connected");
+    CachePolicy policy = policies.get(ns, "deals");
+    assertThat(policy.getStatus().getObservedGeneration()).isEqualTo(1L);
+    assertThat(ready.getObservedGeneration()).isEqualTo(1L);
+    assertThat(ready.getMessage()).contains("Deployment " + ns + "/app").contains(valkey());
+    assertThat(l2.getMessage()).contains(valkey());
+    assertThat(Instant.parse(ready.getLastTransitionTime())).isBefore(Instant.now().plusSeconds(1));
+    await().atMost(WITHIN).untilAsserted(() -> assertThat(policies.events(ns, "deals"))
+        .extracting(Event::getReason, Event::getType)
+        .contains(org.assertj.core.groups.Tuple.tuple("Reconciled", "Normal"),
+            org.assertj.core.groups.Tuple.tuple("Connected", "Normal")));
+  }
+
+  @Test
+  void readyWhenTargetIsARollout() {
+    policies.rollout(ns, "deal-service");
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+
+    policies.policy(ns, "deals", TargetKind.Rollout, "deal-service", valkey(), "valkey-auth");
+
+    policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+  }
+
+  @Test
+  void missingTargetIsTargetNotFoundUntilItIsCreated() {
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+    policies.policy(ns, "deals", TargetKind.Rollout, "deal-service", valkey(), "valkey-auth");
+
+    Condition ready =
+        policies.awaitCondition(ns, "deals", Conditions.READY, "False", "TargetNotFound");
+    assertThat(ready.getMessage()).contains("Rollout " + ns + "/deal-service")
+        .contains("spec.targetRef");
+    policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "True", "Connected");
+
+    policies.rollout(ns, "deal-service");
+
+    policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+  }
+
+  @Test
+  void missingSecretIsSecretNotFoundUntilItIsCreated() {
+    policies.deployment(ns, "app");
+    policies.policy(ns, "deals", TargetKind.Deployment, "app", valkey(), "valkey-auth");
+
+    Condition ready =
+        policies.awaitCondition(ns, "deals", Conditions.READY, "False", "SecretNotFound");
+    assertThat(ready.getMessage()).contains("Secret " + ns + "/valkey-auth")
+        .contains("spec.valkey.passwordSecretKeyRef");
+    policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "Unknown", "NotChecked");
+
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+
+    policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+    policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "True", "Connected");
+  }
+
+  @Test
+  void secretWithoutTheKeyIsSecretKeyNotFound() {
+    policies.deployment(ns, "app");
+    policies.secret(ns, "valkey-auth", "pass", PASSWORD);
+
+    policies.policy(ns, "deals", TargetKind.Deployment, "app", valkey(), "valkey-auth");
+
+    Condition ready =
+        policies.awaitCondition(ns, "deals", Conditions.READY, "False", "SecretKeyNotFound");
+    assertThat(ready.getMessage()).contains("no key 'password'");
+  }
+
+  @Test
+  void wrongPasswordIsAuthFailedUntilTheSecretIsFixed() {
+    policies.deployment(ns, "app");
+    policies.secret(ns, "valkey-auth", "password", "not-the-password");
+    policies.policy(ns, "deals", TargetKind.Deployment, "app", valkey(), "valkey-auth");
+
+    Condition l2 =
+        policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "False", "AuthFailed");
+    policies.awaitCondition(ns, "deals", Conditions.READY, "False", "AuthFailed");
+    assertThat(l2.getMessage()).contains(valkey()).contains("passwordSecretKeyRef");
+    assertThat(l2.getMessage()).doesNotContain("not-the-password");
+
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+
+    policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "True", "Connected");
+    policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+  }
+
+  @Test
+  void noPasswordAgainstAProtectedServerIsAuthFailed() {
+    policies.deployment(ns, "app");
+
+    policies.policy(ns, "deals", TargetKind.Deployment, "app", valkey(), null);
+
+    policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "False", "AuthFailed");
+  }
+
+  @Test
+  void nothingListeningIsConnectionRefused() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    policies.deployment(ns, "app");
+
+    policies.policy(ns, "deals", TargetKind.Deployment, "app", "127.0.0.1:" + closedPort, null);
+
+    Condition l2 = policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "False",
+        "ConnectionRefused");
+    assertThat(l2.getMessage()).contains("127.0.0.1:" + closedPort)
+        .contains("spec.valkey.addresses");
+    policies.awaitCondition(ns, "deals", Conditions.READY, "False", "ConnectionRefused");
+  }
+
+  @Test
+  void specEditIsFollowedByObservedGeneration() {
+    policies.deployment(ns, "app");
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+    policies.policy(ns, "deals", TargetKind.Deployment, "app", valkey(), "valkey-auth");
+    Condition before = policies.awaitCondition(ns, "deals", Conditions.READY, "True",
+        "Reconciled");
+
+    api.client().resources(CachePolicy.class).inNamespace(ns).withName("deals")
+        .edit(p -> {
+          p.getSpec().setL1Ttl("30s");
+          return p;
+        });
+
+    await().atMost(WITHIN).untilAsserted(() -> {
+      CachePolicy policy = policies.get(ns, "deals");
+      assertThat(policy.getMetadata().getGeneration()).isEqualTo(2L);
+      assertThat(policy.getStatus().getObservedGeneration()).isEqualTo(2L);
+      assertThat(Conditions.find(policy.getStatus(), Conditions.READY).orElseThrow()
+          .getObservedGeneration()).isEqualTo(2L);
+    });
+    Condition after = policies.condition(ns, "deals", Conditions.READY).orElseThrow();
+    assertThat(after.getLastTransitionTime()).isEqualTo(before.getLastTransitionTime());
+  }
+
+  @Test
+  void deletingTheLastPolicyOfAnEndpointClosesItsClient() throws Exception {
+    policies.deployment(ns, "app");
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+    // "localhost" instead of the IP makes an endpoint no other test uses.
+    String address = "localhost:" + redis.port();
+    int before = openClients();
+
+    policies.policy(ns, "own", TargetKind.Deployment, "app", address, "valkey-auth");
+    policies.awaitCondition(ns, "own", Conditions.READY, "True", "Reconciled");
+    assertThat(openClients()).isEqualTo(before + 1);
+
+    api.client().resources(CachePolicy.class).inNamespace(ns).withName("own").delete();
+
+    await().atMost(WITHIN).until(() -> openClients() == before);
+    await().atMost(WITHIN).until(() -> policies.get(ns, "own") == null);
+  }
+
+  static int openClients() throws IOException, InterruptedException {
+    String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + operator.httpPort() + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+    return metrics.lines().filter(l -> l.startsWith("warmgate_valkey_clients "))
+        .map(l -> (int) Double.parseDouble(l.substring(l.indexOf(' ') + 1).trim()))
+        .findFirst().orElseThrow(() -> new AssertionError("no warmgate_valkey_clients in "
+            + "/metrics"));
+  }
+}

@@ -1,0 +1,75 @@
+package io.warmgate.operator.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.warmgate.operator.model.CachePolicySpec;
+import io.warmgate.operator.model.TargetKind;
+import io.warmgate.operator.model.TargetRef;
+import io.warmgate.operator.model.ValkeySpec;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class SpecChecksTest {
+
+  static CachePolicySpec minimal() {
+    CachePolicySpec spec = new CachePolicySpec();
+    spec.setTargetRef(new TargetRef(TargetKind.Deployment, "app"));
+    spec.setCacheName("deals");
+    ValkeySpec valkey = new ValkeySpec();
+    valkey.setAddresses(List.of("valkey:6379"));
+    spec.setValkey(valkey);
+    return spec;
+  }
+
+  @Test
+  void defaultsAreValid() {
+    assertThat(SpecChecks.problems(minimal())).isEmpty();
+  }
+
+  static Stream<Arguments> invalid() {
+    return Stream.of(
+        Arguments.of("spec.l1Ttl", (Consumer<CachePolicySpec>) s -> s.setL1Ttl("60")),
+        Arguments.of("spec.l2Ttl", (Consumer<CachePolicySpec>) s -> s.setL2Ttl("0s")),
+        Arguments.of("spec.maxStaleness",
+            (Consumer<CachePolicySpec>) s -> s.setL2Ttl("4m30s")),
+        Arguments.of("spec.refreshAhead", (Consumer<CachePolicySpec>) s -> {
+          s.setRefreshAhead("5m");
+          s.setMaxStaleness("1h");
+        }),
+        Arguments.of("spec.lockTtl", (Consumer<CachePolicySpec>) s -> s.setLockTtl("60s")),
+        Arguments.of("spec.negativeTtl", (Consumer<CachePolicySpec>) s -> s.setNegativeTtl("5m")),
+        Arguments.of("spec.staleIfError",
+            (Consumer<CachePolicySpec>) s -> s.setStaleIfError("forever")),
+        Arguments.of("spec.valkey.addresses",
+            (Consumer<CachePolicySpec>) s -> s.getValkey().setAddresses(List.of("valkey:99999"))),
+        Arguments.of("spec.valkey.addresses",
+            (Consumer<CachePolicySpec>) s -> s.getValkey().setAddresses(List.of())),
+        Arguments.of("spec.valkey.username",
+            (Consumer<CachePolicySpec>) s -> s.getValkey().setUsername("deals")),
+        Arguments.of("spec.warmup.minCoverage",
+            (Consumer<CachePolicySpec>) s -> s.getWarmup().setMinCoverage(120)),
+        Arguments.of("spec.warmup.minHitRatio",
+            (Consumer<CachePolicySpec>) s -> s.getWarmup().setMinHitRatio(0.5)),
+        Arguments.of("spec.targetRef", (Consumer<CachePolicySpec>) s -> s.setTargetRef(null)),
+        Arguments.of("spec.cacheName", (Consumer<CachePolicySpec>) s -> s.setCacheName(" ")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalid")
+  void namesTheField(String field, Consumer<CachePolicySpec> breakIt) {
+    CachePolicySpec spec = minimal();
+    breakIt.accept(spec);
+
+    assertThat(SpecChecks.problems(spec)).singleElement().asString().contains(field);
+  }
+
+  @Test
+  void missingSpecIsOneProblem() {
+    assertThat(SpecChecks.problems(null)).singleElement().asString().contains("spec is missing");
+  }
+}

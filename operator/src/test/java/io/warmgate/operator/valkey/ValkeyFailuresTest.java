@@ -1,0 +1,45 @@
+package io.warmgate.operator.valkey;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import java.util.stream.Stream;
+
+class ValkeyFailuresTest {
+
+  static Stream<Arguments> failures() {
+    return Stream.of(
+        Arguments.of(new RedisConnectionException("Unable to connect to valkey:6379",
+            new ConnectException("Connection refused")), "ConnectionRefused"),
+        Arguments.of(new RedisConnectionException("Unable to connect",
+            new UnknownHostException("valkey")), "UnknownHost"),
+        Arguments.of(new RedisConnectionException("Unable to connect",
+            new RedisCommandExecutionException("WRONGPASS invalid username-password pair")),
+            "AuthFailed"),
+        Arguments.of(new RedisCommandExecutionException("NOAUTH Authentication required."),
+            "AuthFailed"),
+        Arguments.of(new RedisConnectionException("Unable to connect",
+            new SSLHandshakeException("PKIX path building failed")), "TlsFailed"),
+        Arguments.of(new RedisCommandTimeoutException("Command timed out after 1 second(s)"),
+            "Timeout"),
+        Arguments.of(new IllegalStateException("something else"), "ConnectionFailed"));
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("failures")
+  void classifiesAndNamesTheAddress(Throwable failure, String reason) {
+    ProbeResult result = ValkeyFailures.classify("valkey:6379", failure);
+
+    assertThat(result.reachable()).isFalse();
+    assertThat(result.reason()).isEqualTo(reason);
+    assertThat(result.message()).contains("valkey:6379");
+  }
+}
