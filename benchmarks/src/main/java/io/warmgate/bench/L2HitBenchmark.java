@@ -1,0 +1,110 @@
+package io.warmgate.bench;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.deal.Deal;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.testing.RedisServer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * An L2 hit (L1 miss) of {@link TieredCache#get} against the floor it stands on: a raw Lettuce
+ * {@code GET} round trip of the same key on the same local Redis, without decoding. The cache's
+ * clock steps past the L1 TTL on every read, so no lookup is served from L1; L2 entries are given
+ * TTLs long enough that no refresh-ahead starts during the run.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class L2HitBenchmark {
+
+  @Param("1024")
+  int keys;
+
+  RedisServer redis;
+  String[] ids;
+  byte[][] rawKeys;
+  TieredCache<Deal> warmgate;
+  RedisClient client;
+  StatefulRedisConnection<byte[], byte[]> connection;
+  RedisCommands<byte[], byte[]> lettuce;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    redis = RedisServer.create();
+    redis.start();
+    ids = SyntheticDeals.ids(keys);
+    Duration longTtl = Duration.ofDays(100_000);
+    warmgate = WarmGate.newBuilder(Deal.class, SyntheticDeals.origin())
+        .cacheName("bench")
+        .valkeyUri(redis.uri())
+        .clock(new SteppingClock(Duration.ofSeconds(2).toMillis()))
+        .l1Ttl(Duration.ofSeconds(1))
+        .l2Ttl(longTtl)
+        .maxStaleness(longTtl.multipliedBy(2))
+        .l2Timeout(Duration.ofSeconds(1))
+        .build();
+    warmgate.getAll(List.of(ids));
+
+    KeySpace keySpace = new KeySpace("bench", warmgate.schemaHash());
+    rawKeys = new byte[keys][];
+    for (int i = 0; i < keys; i++) {
+      rawKeys[i] = keySpace.valueKey(ids[i]).getBytes(StandardCharsets.UTF_8);
+    }
+    client = RedisClient.create(redis.uri());
+    connection = client.connect(ByteArrayCodec.INSTANCE);
+    lettuce = connection.sync();
+    for (byte[] key : rawKeys) {
+      if (lettuce.get(key) == null) {
+        throw new IllegalStateException("the cache did not write " + new String(key, StandardCharsets.UTF_8)
+            + " to L2: the comparison would be meaningless");
+      }
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    warmgate.close();
+    connection.close();
+    client.shutdown();
+    redis.close();
+  }
+
+  /** Each thread walks the ids with its own stride so threads do not read in lockstep. */
+  @State(Scope.Thread)
+  public static class Cursor {
+    int next = (int) (Thread.currentThread().getId() * 7919);
+
+    int index(int length) {
+      next = (next + 1) & (length - 1);
+      return next;
+    }
+  }
+
+  @Benchmark
+  public byte[] lettuceGet(Cursor cursor) {
+    return lettuce.get(rawKeys[cursor.index(rawKeys.length)]);
+  }
+
+  @Benchmark
+  public Deal warmgateGet(Cursor cursor) {
+    return warmgate.get(ids[cursor.index(ids.length)]);
+  }
+}
