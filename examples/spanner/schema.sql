@@ -2,6 +2,7 @@
 -- A Deal is read with one multi-table query: Deals ⋈ Advertisers, with its ad candidates (DealAds)
 -- and targeting rules (DealTargeting) gathered per deal. Child tables are interleaved so one deal's
 -- rows sit together. Statements are separated by ';' (one DDL statement each).
+-- `Exclude` is quoted because EXCLUDE is a reserved word in GoogleSQL; queries must quote it too.
 
 CREATE TABLE Advertisers (
   AdvertiserId STRING(36) NOT NULL,
@@ -37,6 +38,6 @@ CREATE TABLE DealTargeting (
   DealId    STRING(64) NOT NULL,
   Dimension STRING(32) NOT NULL,
   Value     STRING(MAX) NOT NULL,
-  Exclude   BOOL NOT NULL,
+  `Exclude` BOOL NOT NULL,
 ) PRIMARY KEY (DealId, Dimension, Value),
   INTERLEAVE IN PARENT Deals ON DELETE CASCADE;
