@@ -1,0 +1,473 @@
+package io.warmgate.agent;
+
+import io.warmgate.agent.l1.L1Cache;
+import io.warmgate.agent.l1.L1Entry;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.L2Store;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The data path: L1 → (one shared load per id) → L2 → origin, with refresh-ahead, negative
+ * entries, stale-if-error and the staleness bound. See {@link TieredCache} for the contract.
+ */
+final class DefaultTieredCache<V> implements TieredCache<V> {
+
+  private static final Logger log = LoggerFactory.getLogger(DefaultTieredCache.class);
+
+  /** A value (null = not found) that may be served when the origin fails. */
+  private record Stale<V>(V value, long fetchedAtMillis) {}
+
+  private final String name;
+  private final KeySpace keys;
+  private final Origin<V> origin;
+  private final L1Cache<V> l1;
+  private final L2Tier<V> l2;
+  private final L2Store store;
+  private final RefreshAhead<V> refresher;
+  private final Executor executor;
+  private final ExecutorService ownedExecutor;
+  private final InstantSource clock;
+  private final CacheMetrics metrics;
+  private final long l2TtlMillis;
+  private final long negativeL2TtlMillis;
+  private final long refreshAheadMillis;
+  private final long maxStalenessMillis;
+  private final long staleIfErrorMillis;
+  private final Duration staleIfError;
+  private final ConcurrentHashMap<String, CompletableFuture<V>> inFlight = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  DefaultTieredCache(Settings<V> s) {
+    this.name = s.keys.cacheName();
+    this.keys = s.keys;
+    this.origin = s.origin;
+    this.l1 = s.l1;
+    this.l2 = s.l2 == null ? null
+        : new L2Tier<>(s.keys, s.l2, s.codec, s.metrics, s.clock, s.maxValueBytes);
+    this.executor = s.executor;
+    this.ownedExecutor = s.ownedExecutor;
+    this.clock = s.clock;
+    this.metrics = s.metrics;
+    this.l2TtlMillis = s.l2Ttl.toMillis();
+    this.negativeL2TtlMillis = s.negativeL2Ttl.toMillis();
+    this.refreshAheadMillis = s.refreshAhead.toMillis();
+    this.maxStalenessMillis = s.maxStaleness.toMillis();
+    this.staleIfErrorMillis = s.staleIfError.toMillis();
+    this.staleIfError = s.staleIfError;
+    metrics.l1Size(l1::estimatedSize);
+    this.store = s.l2;
+    this.refresher = l2 == null ? null
+        : new RefreshAhead<>(keys, store, s.lockTtl, s.podName, executor, metrics, this::refreshLoaded);
+  }
+
+  /** Everything the engine is made of; assembled by {@link WarmGate#build()}. */
+  static final class Settings<V> {
+    KeySpace keys;
+    Origin<V> origin;
+    ValueCodec<V> codec;
+    L1Cache<V> l1;
+    L2Store l2;
+    Executor executor;
+    ExecutorService ownedExecutor;
+    InstantSource clock;
+    CacheMetrics metrics;
+    Duration l2Ttl;
+    Duration negativeL2Ttl;
+    Duration refreshAhead;
+    Duration lockTtl;
+    Duration maxStaleness;
+    Duration staleIfError;
+    long maxValueBytes;
+    String podName;
+  }
+
+  @Override
+  public V get(String id) {
+    checkOpen();
+    checkId(id);
+    L1Entry<V> entry = l1.getIfPresent(id);
+    if (entry != null && entry.isFresh(l1.nowNanos())) {
+      metrics.l1Hits.increment();
+      return entry.value();
+    }
+    metrics.l1Misses.increment();
+    return join(shared(List.of(id)).get(id));
+  }
+
+  @Override
+  public Map<String, V> getAll(Iterable<String> ids) {
+    checkOpen();
+    Map<String, V> found = new LinkedHashMap<>();
+    List<String> misses = l1Lookup(ids, found);
+    if (!misses.isEmpty()) {
+      for (Map.Entry<String, CompletableFuture<V>> e : shared(misses).entrySet()) {
+        V value = join(e.getValue());
+        if (value != null) {
+          found.put(e.getKey(), value);
+        }
+      }
+    }
+    return Collections.unmodifiableMap(found);
+  }
+
+  @Override
+  public CompletableFuture<V> getAsync(String id) {
+    checkOpen();
+    checkId(id);
+    L1Entry<V> entry = l1.getIfPresent(id);
+    if (entry != null && entry.isFresh(l1.nowNanos())) {
+      metrics.l1Hits.increment();
+      return CompletableFuture.completedFuture(entry.value());
+    }
+    metrics.l1Misses.increment();
+    // The caller's own future: cancelling or timing it out leaves the shared load running.
+    return shared(List.of(id)).get(id).copy();
+  }
+
+  @Override
+  public CompletableFuture<Map<String, V>> getAllAsync(Iterable<String> ids) {
+    checkOpen();
+    Map<String, V> found = new LinkedHashMap<>();
+    List<String> misses = l1Lookup(ids, found);
+    if (misses.isEmpty()) {
+      return CompletableFuture.completedFuture(Collections.unmodifiableMap(found));
+    }
+    Map<String, CompletableFuture<V>> pending = shared(misses);
+    return CompletableFuture.allOf(pending.values().toArray(CompletableFuture[]::new))
+        .thenApply(ignored -> {
+          for (Map.Entry<String, CompletableFuture<V>> e : pending.entrySet()) {
+            V value = e.getValue().join();
+            if (value != null) {
+              found.put(e.getKey(), value);
+            }
+          }
+          return Collections.unmodifiableMap(found);
+        });
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String schemaHash() {
+    return keys.schemaHash();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (ownedExecutor != null) {
+      ownedExecutor.shutdown();
+      try {
+        ownedExecutor.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TieredCache{" + keys + ", l1Size=" + l1.estimatedSize() + ", l2="
+        + (store == null ? "none" : store.breakerState()) + "}";
+  }
+
+  /** Adds the fresh L1 entries of {@code ids} to {@code found}; returns the distinct misses. */
+  private List<String> l1Lookup(Iterable<String> ids, Map<String, V> found) {
+    if (ids == null) {
+      throw new IllegalArgumentException("ids must not be null");
+    }
+    Set<String> distinct = new LinkedHashSet<>();
+    for (String id : ids) {
+      checkId(id);
+      distinct.add(id);
+    }
+    List<String> misses = new ArrayList<>();
+    long now = l1.nowNanos();
+    for (String id : distinct) {
+      L1Entry<V> entry = l1.getIfPresent(id);
+      if (entry != null && entry.isFresh(now)) {
+        metrics.l1Hits.increment();
+        if (entry.value() != null) {
+          found.put(id, entry.value());
+        }
+      } else {
+        metrics.l1Misses.increment();
+        misses.add(id);
+      }
+    }
+    return misses;
+  }
+
+  /**
+   * Returns the shared load of each id: the one in flight, or a new one. All new ones of this call
+   * are loaded as one batch. A load's future leaves the in-flight map just before it completes,
+   * whatever the outcome ({@link #succeed}, {@link #fail}), so a failure is never cached and no
+   * entry outlives its load.
+   */
+  private Map<String, CompletableFuture<V>> shared(List<String> ids) {
+    Map<String, CompletableFuture<V>> result = new LinkedHashMap<>();
+    Map<String, CompletableFuture<V>> started = null;
+    for (String id : ids) {
+      CompletableFuture<V> future = inFlight.get(id);
+      if (future == null) {
+        CompletableFuture<V> mine = new CompletableFuture<>();
+        future = inFlight.putIfAbsent(id, mine);
+        if (future == null) {
+          future = mine;
+          if (started == null) {
+            started = new LinkedHashMap<>();
+          }
+          started.put(id, mine);
+        }
+      }
+      result.put(id, future);
+    }
+    if (started != null) {
+      load(started);
+    }
+    return result;
+  }
+
+  private void load(Map<String, CompletableFuture<V>> batch) {
+    try {
+      Map<String, Stale<V>> stale = new HashMap<>();
+      List<String> ids = new ArrayList<>(batch.size());
+      long now = l1.nowNanos();
+      for (Map.Entry<String, CompletableFuture<V>> e : batch.entrySet()) {
+        L1Entry<V> entry = l1.getIfPresent(e.getKey());
+        if (entry != null && entry.isFresh(now)) {
+          // Filled by a load that completed after our caller missed L1.
+          succeed(e.getKey(), e.getValue(), entry.value());
+        } else {
+          if (entry != null) {
+            stale.put(e.getKey(), new Stale<>(entry.value(), entry.fetchedAtMillis()));
+          }
+          ids.add(e.getKey());
+        }
+      }
+      if (ids.isEmpty()) {
+        return;
+      }
+      if (l2 == null) {
+        loadFromOriginAsync(ids, batch, stale);
+      } else {
+        lookupL2(ids, batch, stale);
+      }
+    } catch (Throwable t) {
+      failAll(batch, t);
+    }
+  }
+
+  private void lookupL2(List<String> ids, Map<String, CompletableFuture<V>> batch,
+      Map<String, Stale<V>> stale) {
+    l2.read(ids).thenAccept(entries -> {
+      List<String> misses = new ArrayList<>();
+      Map<String, Long> refresh = null;
+      long now = clock.millis();
+      for (int i = 0; i < ids.size(); i++) {
+        String id = ids.get(i);
+        L2Tier.Entry<V> entry = entries.get(i);
+        if (entry == null) {
+          metrics.l2Misses.increment();
+          misses.add(id);
+          continue;
+        }
+        long age = now - entry.fetchedAtMillis();
+        long ttl = entry.value() != null ? l2TtlMillis : negativeL2TtlMillis;
+        long remaining = ttl - age;
+        if (remaining <= 0 || age >= maxStalenessMillis) {
+          // Expired by our clock (Redis may not have dropped it yet): a miss, but a stale candidate.
+          metrics.l2Misses.increment();
+          misses.add(id);
+          Stale<V> held = stale.get(id);
+          if (held == null || held.fetchedAtMillis() < entry.fetchedAtMillis()) {
+            stale.put(id, new Stale<>(entry.value(), entry.fetchedAtMillis()));
+          }
+          continue;
+        }
+        metrics.l2Hits.increment();
+        l1.put(id, entry.value(), entry.fetchedAtMillis());
+        succeed(id, batch.get(id), entry.value());
+        // Entries whose whole TTL fits in the refresh window (short negative TTLs) just expire.
+        if (remaining <= refreshAheadMillis && ttl > refreshAheadMillis) {
+          if (refresh == null) {
+            refresh = new LinkedHashMap<>();
+          }
+          refresh.put(id, entry.fetchedAtMillis());
+        }
+      }
+      if (!misses.isEmpty()) {
+        loadFromOriginAsync(misses, batch, stale);
+      }
+      if (refresh != null) {
+        refresher.refresh(refresh);
+      }
+    }).exceptionally(t -> {
+      failAll(batch, t);
+      return null;
+    });
+  }
+
+  private void loadFromOriginAsync(List<String> ids, Map<String, CompletableFuture<V>> batch,
+      Map<String, Stale<V>> stale) {
+    try {
+      executor.execute(() -> loadFromOrigin(ids, batch, stale));
+    } catch (RejectedExecutionException e) {
+      failAll(batch, new IllegalStateException("cache '" + name + "' could not start an origin load: "
+          + (closed ? "the cache is closed" : "its executor rejected the task (" + e.getMessage()
+          + "); give it a larger queue or more threads"), e));
+    }
+  }
+
+  private void loadFromOrigin(List<String> ids, Map<String, CompletableFuture<V>> batch,
+      Map<String, Stale<V>> stale) {
+    Map<String, V> loaded;
+    try {
+      loaded = callOrigin(ids);
+    } catch (Throwable error) {
+      long now = clock.millis();
+      for (String id : ids) {
+        Stale<V> held = stale.get(id);
+        if (held != null && now - held.fetchedAtMillis() < staleIfErrorMillis) {
+          metrics.staleServed.increment();
+          succeed(id, batch.get(id), held.value());
+        } else {
+          fail(id, batch.get(id), new CacheLoadException(name, id,
+              held == null ? "no stale value is held"
+                  : "the held value is older than staleIfError=" + staleIfError, error));
+        }
+      }
+      return;
+    }
+    long fetchedAt = clock.millis();
+    for (String id : ids) {
+      V value = loaded.get(id);
+      l1.put(id, value, fetchedAt);
+      succeed(id, batch.get(id), value);
+      writeL2(id, value, fetchedAt);
+    }
+  }
+
+  /** Calls the origin once for {@code ids}, counted and timed; a null map is an origin error. */
+  private Map<String, V> callOrigin(List<String> ids) throws Exception {
+    long start = System.nanoTime();
+    metrics.originLoads.increment();
+    metrics.originKeys.increment(ids.size());
+    try {
+      Map<String, V> loaded = origin.loadAll(Collections.unmodifiableList(ids));
+      if (loaded == null) {
+        throw new NullPointerException("Origin.loadAll returned null instead of a map");
+      }
+      return loaded;
+    } catch (Throwable t) {
+      metrics.originErrors.increment();
+      log.debug("cache '{}': origin failed for {} ids", name, ids.size(), t);
+      throw t;
+    } finally {
+      metrics.originLatency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** Refresh-ahead's origin call: fills both tiers, never serves a caller. */
+  private void refreshLoaded(List<String> ids) throws Exception {
+    Map<String, V> loaded = callOrigin(ids);
+    long fetchedAt = clock.millis();
+    for (String id : ids) {
+      V value = loaded.get(id);
+      l1.put(id, value, fetchedAt);
+      writeL2(id, value, fetchedAt);
+    }
+  }
+
+  private void writeL2(String id, V value, long fetchedAtMillis) {
+    if (l2 != null) {
+      l2.write(id, value, fetchedAtMillis, value == null ? negativeL2TtlMillis : l2TtlMillis);
+    }
+  }
+
+  private void failAll(Map<String, CompletableFuture<V>> batch, Throwable t) {
+    Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    for (Map.Entry<String, CompletableFuture<V>> e : batch.entrySet()) {
+      fail(e.getKey(), e.getValue(), cause);
+    }
+  }
+
+  /**
+   * Completes a shared load. It leaves the in-flight map first: a caller continuing on this thread
+   * (dependents run inside {@code complete}) must start a new load, never reuse this one.
+   */
+  private void succeed(String id, CompletableFuture<V> future, V value) {
+    inFlight.remove(id, future);
+    future.complete(value);
+  }
+
+  private void fail(String id, CompletableFuture<V> future, Throwable error) {
+    inFlight.remove(id, future);
+    future.completeExceptionally(error);
+  }
+
+  private static <V> V join(CompletableFuture<V> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("cache '" + name + "' is closed");
+    }
+  }
+
+  static void checkId(String id) {
+    if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
+      throw invalidId(id);
+    }
+  }
+
+  private static IllegalArgumentException invalidId(String id) {
+    if (id == null) {
+      return new IllegalArgumentException("id must not be null");
+    }
+    if (id.isEmpty()) {
+      return new IllegalArgumentException("id must not be empty");
+    }
+    return new IllegalArgumentException("id '" + id.substring(0, 40) + "...' is " + id.length()
+        + " chars long; ids longer than " + MAX_ID_LENGTH + " chars are refused");
+  }
+}

@@ -1,0 +1,102 @@
+package io.warmgate.agent;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parses the Kubernetes-style values of {@code WARMGATE_*} variables: durations and byte sizes. */
+final class EnvValues {
+
+  private static final Pattern DURATION_PART =
+      Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)(ns|us|µs|ms|s|m|h)");
+  private static final Pattern SIZE =
+      Pattern.compile("(\\d+)\\s*(|k|kB|K|KB|Ki|KiB|M|MB|Mi|MiB|G|GB|Gi|GiB)");
+
+  private EnvValues() {}
+
+  /**
+   * Parses a Go/Kubernetes duration such as {@code 500ms}, {@code 60s}, {@code 4m},
+   * {@code 1h30m} or {@code 1.5s}; a bare {@code 0} is zero.
+   */
+  static Duration duration(String variable, String value) {
+    String text = value.trim();
+    if (text.equals("0")) {
+      return Duration.ZERO;
+    }
+    Matcher m = DURATION_PART.matcher(text);
+    BigDecimal nanos = BigDecimal.ZERO;
+    int end = 0;
+    while (m.find() && m.start() == end) {
+      nanos = nanos.add(new BigDecimal(m.group(1)).multiply(unitNanos(m.group(2))));
+      end = m.end();
+    }
+    if (end == 0 || end != text.length()) {
+      throw invalid(variable, value, "a duration such as 500ms, 60s, 4m or 1h30m");
+    }
+    try {
+      return Duration.ofNanos(nanos.longValueExact());
+    } catch (ArithmeticException e) {
+      throw invalid(variable, value, "a duration shorter than 292 years");
+    }
+  }
+
+  /** Parses a byte size: a count with an optional unit, {@code 524288}, {@code 512Ki}, {@code 512KiB}, {@code 1MB}. */
+  static long bytes(String variable, String value) {
+    Matcher m = SIZE.matcher(value.trim());
+    if (!m.matches()) {
+      throw invalid(variable, value, "a byte size such as 524288, 512KiB, 512Ki or 1MB");
+    }
+    long factor = switch (m.group(2)) {
+      case "" -> 1L;
+      case "k", "kB", "K", "KB" -> 1_000L;
+      case "Ki", "KiB" -> 1L << 10;
+      case "M", "MB" -> 1_000_000L;
+      case "Mi", "MiB" -> 1L << 20;
+      case "G", "GB" -> 1_000_000_000L;
+      default -> 1L << 30;
+    };
+    try {
+      return Math.multiplyExact(Long.parseLong(m.group(1)), factor);
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw invalid(variable, value, "a byte size below 8 EiB");
+    }
+  }
+
+  static long positiveLong(String variable, String value) {
+    try {
+      long n = Long.parseLong(value.trim());
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw invalid(variable, value, "a positive whole number such as 100000");
+  }
+
+  static boolean bool(String variable, String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw invalid(variable, value, "true or false");
+    };
+  }
+
+  static IllegalArgumentException invalid(String variable, String value, String expected) {
+    return new IllegalArgumentException(
+        variable + "='" + value + "' is invalid: expected " + expected);
+  }
+
+  private static BigDecimal unitNanos(String unit) {
+    return BigDecimal.valueOf(switch (unit) {
+      case "ns" -> 1L;
+      case "us", "µs" -> 1_000L;
+      case "ms" -> 1_000_000L;
+      case "s" -> 1_000_000_000L;
+      case "m" -> 60_000_000_000L;
+      default -> 3_600_000_000_000L;
+    });
+  }
+}

@@ -1,0 +1,117 @@
+package io.warmgate.agent;
+
+import io.warmgate.agent.l2.Envelope;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.L2Store;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Typed access to L2: key names, envelopes and payload encoding over an {@link L2Store}. Reads
+ * never fail and writes never throw: an L2 error, a corrupt or foreign entry, or an undecodable
+ * payload is a miss (counted), an oversize value is not written (counted).
+ */
+final class L2Tier<V> {
+
+  /** What L2 holds for an id: a value (null = not found) and when it left the origin. */
+  record Entry<V>(V value, long fetchedAtMillis) {}
+
+  private static final Logger log = LoggerFactory.getLogger(L2Tier.class);
+
+  private final KeySpace keys;
+  private final L2Store store;
+  private final ValueCodec<V> codec;
+  private final CacheMetrics metrics;
+  private final InstantSource clock;
+  private final long maxValueBytes;
+
+  L2Tier(KeySpace keys, L2Store store, ValueCodec<V> codec, CacheMetrics metrics,
+      InstantSource clock, long maxValueBytes) {
+    this.keys = keys;
+    this.store = store;
+    this.codec = codec;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.maxValueBytes = maxValueBytes;
+  }
+
+  /**
+   * Reads {@code ids} with one {@code GET} (one id) or {@code MGET}. The list has one element per
+   * id, null where L2 has no readable entry; when L2 fails, all are null.
+   */
+  CompletableFuture<List<Entry<V>>> read(List<String> ids) {
+    long start = System.nanoTime();
+    CompletableFuture<List<byte[]>> values;
+    if (ids.size() == 1) {
+      values = store.get(keys.valueKey(ids.get(0))).thenApply(Collections::singletonList);
+    } else {
+      List<String> valueKeys = new ArrayList<>(ids.size());
+      for (String id : ids) {
+        valueKeys.add(keys.valueKey(id));
+      }
+      values = store.getAll(valueKeys);
+    }
+    return values.handle((bytes, error) -> {
+      List<Entry<V>> entries = new ArrayList<>(ids.size());
+      if (error != null) {
+        // Already counted and logged by the store's listener.
+        for (int i = 0; i < ids.size(); i++) {
+          entries.add(null);
+        }
+        return entries;
+      }
+      metrics.l2Latency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+      for (int i = 0; i < ids.size(); i++) {
+        entries.add(bytes.get(i) == null ? null : decode(ids.get(i), bytes.get(i)));
+      }
+      return entries;
+    });
+  }
+
+  /**
+   * Writes {@code value} (null = not found) so that it expires at {@code fetchedAtMillis +
+   * ttlMillis}; readers derive the remaining TTL from the envelope instead of asking for it.
+   * Skips values already expired or larger than {@code maxValueBytes}. Returns at once.
+   */
+  void write(String id, V value, long fetchedAtMillis, long ttlMillis) {
+    long px = ttlMillis - (clock.millis() - fetchedAtMillis);
+    if (px <= 0) {
+      return;
+    }
+    byte[] bytes;
+    try {
+      bytes = (value == null
+          ? Envelope.notFound(keys.schemaHash(), fetchedAtMillis)
+          : Envelope.found(keys.schemaHash(), fetchedAtMillis, codec.encode(value))).encode();
+    } catch (Exception e) {
+      log.warn("cache '{}': could not encode id '{}' for L2: {}", keys.cacheName(), id, e.toString());
+      return;
+    }
+    if (bytes.length > maxValueBytes) {
+      metrics.l2Oversize.increment();
+      log.debug("cache '{}': not writing id '{}' to L2: {} bytes > maxValueBytes={}",
+          keys.cacheName(), id, bytes.length, maxValueBytes);
+      return;
+    }
+    store.set(keys.valueKey(id), bytes, px).thenRun(metrics.l2Writes::increment);
+  }
+
+  private Entry<V> decode(String id, byte[] bytes) {
+    try {
+      Envelope envelope = Envelope.decode(bytes, keys.schemaHash());
+      V value = envelope.isFound() ? codec.decode(envelope.payload()) : null;
+      return new Entry<>(value, envelope.fetchedAtMillis());
+    } catch (Exception e) {
+      metrics.l2Corrupt.increment();
+      log.debug("cache '{}': ignoring unreadable L2 entry of id '{}': {}",
+          keys.cacheName(), id, e.toString());
+      return null;
+    }
+  }
+}

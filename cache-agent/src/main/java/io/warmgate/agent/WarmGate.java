@@ -1,0 +1,353 @@
+package io.warmgate.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.lettuce.core.RedisURI;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.warmgate.agent.l1.L1Cache;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.L2Store;
+import io.warmgate.agent.schema.SchemaHash;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneOffset;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Builds a {@link TieredCache}: the entry point of the agent.
+ *
+ * <pre>{@code
+ * TieredCache<Deal> deals = WarmGate.newBuilder(Deal.class, new SpannerDealOrigin(databaseClient))
+ *     .cacheName("deals")
+ *     .valkeyUri("redis://valkey:6379")
+ *     .build();
+ * }</pre>
+ * or, in a pod configured by the warmgate operator,
+ * {@code WarmGate.fromEnvironment(Deal.class, origin).build()}.
+ *
+ * <p>Defaults: L1 TTL 60 s and 100 000 entries, L2 TTL 4 min, negative entries with the same TTLs,
+ * refresh-ahead 60 s, lock TTL 5 s, L2 budget 20 ms, max staleness 5 min, stale-if-error 5 min,
+ * values up to 512 KiB in L2, no L2 unless {@link #valkeyUri} is set. Setters validate their
+ * argument at once ({@link NullPointerException}, {@link IllegalArgumentException} naming the
+ * setting); {@link #build()} checks the combination. A builder is not thread-safe.
+ *
+ * @param <V> the value type
+ */
+public final class WarmGate<V> {
+
+  private final Class<V> type;
+  private final Origin<V> origin;
+  private String cacheName;
+  private RedisURI valkeyUri;
+  private Duration l1Ttl = WarmGateConfig.DEFAULT_L1_TTL;
+  private long l1MaxSize = WarmGateConfig.DEFAULT_L1_MAX_SIZE;
+  private Duration l2Ttl = WarmGateConfig.DEFAULT_L2_TTL;
+  private Duration negativeTtl;
+  private Duration refreshAhead = WarmGateConfig.DEFAULT_REFRESH_AHEAD;
+  private Duration lockTtl = WarmGateConfig.DEFAULT_LOCK_TTL;
+  private Duration l2Timeout = WarmGateConfig.DEFAULT_L2_TIMEOUT;
+  private Duration maxStaleness = WarmGateConfig.DEFAULT_MAX_STALENESS;
+  private Duration staleIfError = WarmGateConfig.DEFAULT_STALE_IF_ERROR;
+  private long maxValueBytes = WarmGateConfig.DEFAULT_MAX_VALUE_BYTES;
+  private Duration l2BreakerWait = Duration.ofSeconds(5);
+  private String podName;
+  private InstantSource clock = InstantSource.system();
+  private MeterRegistry meterRegistry;
+  private Executor executor;
+  private ObjectMapper objectMapper;
+
+  private WarmGate(Class<V> type, Origin<V> origin) {
+    this.type = Objects.requireNonNull(type, "type");
+    this.origin = Objects.requireNonNull(origin, "origin");
+  }
+
+  /** Returns a builder with the defaults for values of {@code type} loaded from {@code origin}. */
+  public static <V> WarmGate<V> newBuilder(Class<V> type, Origin<V> origin) {
+    return new WarmGate<>(type, origin);
+  }
+
+  /**
+   * Returns a builder configured from the {@code WARMGATE_*} environment variables (see
+   * {@link WarmGateConfig}); further settings such as {@link #meterRegistry} can still be made.
+   *
+   * @throws IllegalArgumentException naming the variable if one is missing or malformed
+   */
+  public static <V> WarmGate<V> fromEnvironment(Class<V> type, Origin<V> origin) {
+    return fromConfig(WarmGateConfig.fromEnvironment(), type, origin);
+  }
+
+  /** Returns a builder configured from {@code config}; see {@link #fromEnvironment}. */
+  public static <V> WarmGate<V> fromConfig(WarmGateConfig config, Class<V> type, Origin<V> origin) {
+    WarmGate<V> b = new WarmGate<>(type, origin)
+        .cacheName(config.cacheName())
+        .l1Ttl(config.l1Ttl())
+        .l1MaximumSize(config.l1MaxSize())
+        .l2Ttl(config.l2Ttl())
+        .refreshAhead(config.refreshAhead())
+        .lockTtl(config.lockTtl())
+        .l2Timeout(config.l2Timeout())
+        .maxStaleness(config.maxStaleness())
+        .staleIfError(config.staleIfError())
+        .maxValueBytes(config.maxValueBytes());
+    config.negativeTtl().ifPresent(b::negativeTtl);
+    config.podName().ifPresent(b::podName);
+    if (!config.valkeyAddresses().isEmpty()) {
+      String address = config.valkeyAddresses().get(0);
+      int colon = address.lastIndexOf(':');
+      String host = address.substring(0, colon).replace("[", "").replace("]", "");
+      RedisURI.Builder uri = RedisURI.builder()
+          .withHost(host)
+          .withPort(Integer.parseInt(address.substring(colon + 1)))
+          .withSsl(config.valkeyTls());
+      config.valkeyPassword().ifPresent(password -> config.valkeyUsername().ifPresentOrElse(
+          user -> uri.withAuthentication(user, password), () -> uri.withPassword(password.toCharArray())));
+      b.valkeyUri = uri.build();
+    }
+    return b;
+  }
+
+  /** Sets the cache name, the {@code <cache>} of L2 keys: letters, digits, '-', '_', '.'. Required. */
+  public WarmGate<V> cacheName(String cacheName) {
+    this.cacheName = KeySpace.requireValidCacheName(cacheName);
+    return this;
+  }
+
+  /**
+   * Enables L2 on the Valkey/Redis server at {@code uri}, e.g. {@code redis://host:6379} or
+   * {@code rediss://user:password@host:6380} (TLS).
+   */
+  public WarmGate<V> valkeyUri(String uri) {
+    Objects.requireNonNull(uri, "uri");
+    try {
+      this.valkeyUri = RedisURI.create(uri);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("valkeyUri '" + uri + "' is invalid: expected "
+          + "redis://host:port or rediss://[user:password@]host:port", e);
+    }
+    return this;
+  }
+
+  /** Sets the L1 time to live (default 60 s). */
+  public WarmGate<V> l1Ttl(Duration ttl) {
+    this.l1Ttl = positive("l1Ttl", ttl);
+    return this;
+  }
+
+  /** Sets the maximum number of L1 entries (default 100 000). */
+  public WarmGate<V> l1MaximumSize(long size) {
+    if (size <= 0) {
+      throw new IllegalArgumentException("l1MaximumSize must be positive: " + size);
+    }
+    this.l1MaxSize = size;
+    return this;
+  }
+
+  /** Sets the L2 time to live (default 4 min). */
+  public WarmGate<V> l2Ttl(Duration ttl) {
+    this.l2Ttl = positive("l2Ttl", ttl);
+    return this;
+  }
+
+  /** Sets the TTL of not-found entries in both tiers (default: each tier's own TTL). */
+  public WarmGate<V> negativeTtl(Duration ttl) {
+    this.negativeTtl = positive("negativeTtl", ttl);
+    return this;
+  }
+
+  /** Refreshes an L2 entry in the background once it has this little TTL left (default 60 s; 0 = never). */
+  public WarmGate<V> refreshAhead(Duration refreshAhead) {
+    this.refreshAhead = notNegative("refreshAhead", refreshAhead);
+    return this;
+  }
+
+  /** Sets the expiry of the cross-pod refresh lock (default 5 s); should exceed an origin load. */
+  public WarmGate<V> lockTtl(Duration ttl) {
+    this.lockTtl = positive("lockTtl", ttl);
+    return this;
+  }
+
+  /** Sets the budget of one L2 call before falling back to the origin (default 20 ms). */
+  public WarmGate<V> l2Timeout(Duration timeout) {
+    this.l2Timeout = positive("l2Timeout", timeout);
+    return this;
+  }
+
+  /** Never returns a value that left the origin longer ago than this (default 5 min). */
+  public WarmGate<V> maxStaleness(Duration maxStaleness) {
+    this.maxStaleness = positive("maxStaleness", maxStaleness);
+    return this;
+  }
+
+  /** When the origin fails, serves a held value younger than this (default 5 min; 0 = never). */
+  public WarmGate<V> staleIfError(Duration staleIfError) {
+    this.staleIfError = notNegative("staleIfError", staleIfError);
+    return this;
+  }
+
+  /** Does not write encoded values larger than this to L2 (default 512 KiB). */
+  public WarmGate<V> maxValueBytes(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("maxValueBytes must be positive: " + bytes);
+    }
+    this.maxValueBytes = bytes;
+    return this;
+  }
+
+  /** Sets how long L2 is skipped after its circuit breaker opens before it is probed (default 5 s). */
+  public WarmGate<V> l2BreakerWait(Duration wait) {
+    this.l2BreakerWait = positive("l2BreakerWait", wait);
+    return this;
+  }
+
+  /** Names this pod in refresh-lock tokens (default: a random id). */
+  public WarmGate<V> podName(String podName) {
+    this.podName = Objects.requireNonNull(podName, "podName");
+    return this;
+  }
+
+  /** Sets the time source of every TTL decision (default: the system clock); for tests. */
+  public WarmGate<V> clock(InstantSource clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /** Registers the cache's meters there (default: a private {@code SimpleMeterRegistry}). */
+  public WarmGate<V> meterRegistry(MeterRegistry registry) {
+    this.meterRegistry = Objects.requireNonNull(registry, "registry");
+    return this;
+  }
+
+  /**
+   * Runs origin loads and refreshes there (default: a pool of daemon threads owned and closed by
+   * the cache). Its parallelism bounds concurrent origin calls.
+   */
+  public WarmGate<V> executor(Executor executor) {
+    this.executor = Objects.requireNonNull(executor, "executor");
+    return this;
+  }
+
+  /**
+   * Encodes L2 payloads with {@code mapper} (default: Smile with java.time support). The mapper's
+   * view of the value type determines the schema hash.
+   */
+  public WarmGate<V> objectMapper(ObjectMapper mapper) {
+    this.objectMapper = Objects.requireNonNull(mapper, "mapper");
+    return this;
+  }
+
+  /**
+   * Builds the cache and, if L2 is configured, connects to it (waiting at most 3 s, the connect
+   * timeout plus a margin; an unreachable L2 is retried in the background and does not fail the
+   * build: lookups use the origin meanwhile).
+   *
+   * @throws IllegalStateException if no cache name was set or settings contradict each other
+   * @throws IllegalArgumentException if Jackson cannot describe the value type
+   */
+  public TieredCache<V> build() {
+    if (cacheName == null) {
+      throw new IllegalStateException("cacheName is not set: call cacheName(\"deals\") or set "
+          + WarmGateConfig.CACHE_NAME);
+    }
+    if (refreshAhead.compareTo(l2Ttl) >= 0) {
+      throw new IllegalStateException("refreshAhead (" + refreshAhead + ") must be shorter than "
+          + "l2Ttl (" + l2Ttl + "), or every L2 hit would trigger a refresh");
+    }
+    ObjectMapper mapper = objectMapper != null ? objectMapper : ValueCodec.defaultMapper();
+    KeySpace keys = new KeySpace(cacheName, SchemaHash.of(type, mapper));
+    Ticker ticker = clock.equals(InstantSource.system()) ? Ticker.systemTicker() : () -> nanos(clock.instant());
+    Duration negativeL1 = negativeTtl != null ? negativeTtl : l1Ttl;
+
+    DefaultTieredCache.Settings<V> s = new DefaultTieredCache.Settings<>();
+    s.keys = keys;
+    s.origin = origin;
+    s.codec = new ValueCodec<>(type, mapper);
+    s.clock = clock;
+    s.metrics = new CacheMetrics(meterRegistry != null ? meterRegistry : new SimpleMeterRegistry(), cacheName);
+    s.l1 = new L1Cache<>(l1MaxSize, l1Ttl, negativeL1, maxStaleness, staleIfError, clock, ticker);
+    s.l2Ttl = l2Ttl;
+    s.negativeL2Ttl = negativeTtl != null ? negativeTtl : l2Ttl;
+    s.refreshAhead = refreshAhead;
+    s.lockTtl = lockTtl;
+    s.maxStaleness = maxStaleness;
+    s.staleIfError = staleIfError;
+    s.maxValueBytes = maxValueBytes;
+    s.podName = podName != null ? podName : "pod-" + UUID.randomUUID();
+    if (executor != null) {
+      s.executor = executor;
+    } else {
+      ThreadPoolExecutor pool = loaderPool(cacheName);
+      s.executor = pool;
+      s.ownedExecutor = pool;
+    }
+    if (valkeyUri != null) {
+      CacheMetrics metrics = s.metrics;
+      s.l2 = L2Store.connect(valkeyUri, l2Timeout, breakerConfig(), new L2Store.Listener() {
+        @Override
+        public void failed(Throwable cause, boolean timeout) {
+          (timeout ? metrics.l2Timeouts : metrics.l2Failures).increment();
+        }
+
+        @Override
+        public void skipped() {
+          metrics.l2Skipped.increment();
+        }
+      }, L2Store.CONNECT_TIMEOUT.plusSeconds(1));
+      metrics.breakerState(s.l2::breakerState);
+    }
+    return new DefaultTieredCache<>(s);
+  }
+
+  private CircuitBreakerConfig breakerConfig() {
+    return CircuitBreakerConfig.custom()
+        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+        .slidingWindowSize(20)
+        .minimumNumberOfCalls(10)
+        .failureRateThreshold(50)
+        .waitDurationInOpenState(l2BreakerWait)
+        .permittedNumberOfCallsInHalfOpenState(3)
+        .clock(clock.withZone(ZoneOffset.UTC))
+        .build();
+  }
+
+  private static ThreadPoolExecutor loaderPool(String cacheName) {
+    AtomicInteger n = new AtomicInteger();
+    int threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "warmgate-" + cacheName + "-loader-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+
+  private static long nanos(Instant instant) {
+    return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+  }
+
+  private static Duration positive(String setting, Duration d) {
+    Objects.requireNonNull(d, setting);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(setting + " must be positive: " + d);
+    }
+    return d;
+  }
+
+  private static Duration notNegative(String setting, Duration d) {
+    Objects.requireNonNull(d, setting);
+    if (d.isNegative()) {
+      throw new IllegalArgumentException(setting + " must not be negative: " + d);
+    }
+    return d;
+  }
+}

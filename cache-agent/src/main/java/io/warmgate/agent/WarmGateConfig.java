@@ -1,0 +1,221 @@
+package io.warmgate.agent;
+
+import io.warmgate.agent.l2.KeySpace;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The agent's settings as read from {@code WARMGATE_*} variables, which the warmgate operator
+ * injects into pods. Immutable; {@link #toString()} never shows the password.
+ *
+ * <p>Durations are Kubernetes/Go style ({@code 500ms}, {@code 60s}, {@code 4m}, {@code 1h30m});
+ * sizes are byte counts with an optional unit ({@code 524288}, {@code 512KiB}, {@code 512Ki},
+ * {@code 1MB}). An unset or blank variable takes its default; a malformed one is refused with an
+ * {@link IllegalArgumentException} naming the variable, its value and the expected form.
+ */
+public final class WarmGateConfig {
+
+  /** Cache name, the {@code <cache>} of every L2 key. Required. */
+  public static final String CACHE_NAME = "WARMGATE_CACHE_NAME";
+  /** Comma-separated {@code host:port} of the Valkey/Redis server; unset = no L2. */
+  public static final String VALKEY_ADDRESSES = "WARMGATE_VALKEY_ADDRESSES";
+  /** {@code standalone} (default); {@code cluster} is refused until it is supported. */
+  public static final String VALKEY_MODE = "WARMGATE_VALKEY_MODE";
+  /** ACL user name for Valkey, optional. */
+  public static final String VALKEY_USERNAME = "WARMGATE_VALKEY_USERNAME";
+  /** Valkey password, optional. */
+  public static final String VALKEY_PASSWORD = "WARMGATE_VALKEY_PASSWORD";
+  /** {@code true} to connect with TLS; default {@code false}. */
+  public static final String VALKEY_TLS = "WARMGATE_VALKEY_TLS";
+  /** L1 time to live, default {@code 60s}. */
+  public static final String L1_TTL = "WARMGATE_L1_TTL";
+  /** L1 maximum number of entries, default {@code 100000}. */
+  public static final String L1_MAX_SIZE = "WARMGATE_L1_MAX_SIZE";
+  /** L2 time to live, default {@code 4m}. */
+  public static final String L2_TTL = "WARMGATE_L2_TTL";
+  /** TTL of not-found entries in both tiers; unset = the tier's own TTL. */
+  public static final String NEGATIVE_TTL = "WARMGATE_NEGATIVE_TTL";
+  /** Refresh an L2 entry in the background once this little TTL is left, default {@code 60s}. */
+  public static final String REFRESH_AHEAD = "WARMGATE_REFRESH_AHEAD";
+  /** Expiry of the cross-pod refresh lock, default {@code 5s}. */
+  public static final String LOCK_TTL = "WARMGATE_LOCK_TTL";
+  /** Budget of one L2 call before falling back to the origin, default {@code 20ms}. */
+  public static final String L2_TIMEOUT = "WARMGATE_L2_TIMEOUT";
+  /** Nothing older than this since it left the origin is returned, default {@code 5m}. */
+  public static final String MAX_STALENESS = "WARMGATE_MAX_STALENESS";
+  /** When the origin fails, a value younger than this may be served, default {@code 5m}. */
+  public static final String STALE_IF_ERROR = "WARMGATE_STALE_IF_ERROR";
+  /** Encoded values larger than this are not written to L2, default {@code 512KiB}. */
+  public static final String MAX_VALUE_BYTES = "WARMGATE_MAX_VALUE_BYTES";
+  /** This pod's name (downward API), used in lock tokens and agent identity. */
+  public static final String POD_NAME = "WARMGATE_POD_NAME";
+  /** This pod's namespace (downward API). */
+  public static final String POD_NAMESPACE = "WARMGATE_POD_NAMESPACE";
+  /** This pod's {@code rollouts-pod-template-hash} label (downward API). */
+  public static final String POD_TEMPLATE_HASH = "WARMGATE_POD_TEMPLATE_HASH";
+
+  static final Duration DEFAULT_L1_TTL = Duration.ofSeconds(60);
+  static final long DEFAULT_L1_MAX_SIZE = 100_000;
+  static final Duration DEFAULT_L2_TTL = Duration.ofMinutes(4);
+  static final Duration DEFAULT_REFRESH_AHEAD = Duration.ofSeconds(60);
+  static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(5);
+  static final Duration DEFAULT_L2_TIMEOUT = Duration.ofMillis(20);
+  static final Duration DEFAULT_MAX_STALENESS = Duration.ofMinutes(5);
+  static final Duration DEFAULT_STALE_IF_ERROR = Duration.ofMinutes(5);
+  static final long DEFAULT_MAX_VALUE_BYTES = 512 * 1024;
+
+  private final String cacheName;
+  private final List<String> valkeyAddresses;
+  private final String valkeyUsername;
+  private final String valkeyPassword;
+  private final boolean valkeyTls;
+  private final Duration l1Ttl;
+  private final long l1MaxSize;
+  private final Duration l2Ttl;
+  private final Duration negativeTtl;
+  private final Duration refreshAhead;
+  private final Duration lockTtl;
+  private final Duration l2Timeout;
+  private final Duration maxStaleness;
+  private final Duration staleIfError;
+  private final long maxValueBytes;
+  private final String podName;
+  private final String podNamespace;
+  private final String podTemplateHash;
+
+  private WarmGateConfig(Map<String, String> env) {
+    cacheName = required(env, CACHE_NAME);
+    try {
+      KeySpace.requireValidCacheName(cacheName);
+    } catch (IllegalArgumentException e) {
+      throw EnvValues.invalid(CACHE_NAME, cacheName, KeySpace.CACHE_NAME_RULE);
+    }
+    String mode = text(env, VALKEY_MODE);
+    if (mode != null && !mode.toLowerCase(Locale.ROOT).equals("standalone")) {
+      throw EnvValues.invalid(VALKEY_MODE, mode,
+          "standalone (cluster mode is not supported by this agent version)");
+    }
+    String addresses = text(env, VALKEY_ADDRESSES);
+    valkeyAddresses = addresses == null ? List.of()
+        : Arrays.stream(addresses.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    for (String address : valkeyAddresses) {
+      if (!address.matches("[^:\\s]+:\\d{1,5}") && !address.matches("\\[[0-9a-fA-F:.]+]:\\d{1,5}")) {
+        throw EnvValues.invalid(VALKEY_ADDRESSES, addresses, "comma-separated host:port pairs");
+      }
+    }
+    if (valkeyAddresses.size() > 1) {
+      throw EnvValues.invalid(VALKEY_ADDRESSES, addresses,
+          "exactly one host:port (standalone mode; cluster mode is not supported yet)");
+    }
+    valkeyUsername = text(env, VALKEY_USERNAME);
+    valkeyPassword = text(env, VALKEY_PASSWORD);
+    valkeyTls = optional(env, VALKEY_TLS).map(v -> EnvValues.bool(VALKEY_TLS, v)).orElse(false);
+    l1Ttl = duration(env, L1_TTL, DEFAULT_L1_TTL);
+    l1MaxSize = optional(env, L1_MAX_SIZE).map(v -> EnvValues.positiveLong(L1_MAX_SIZE, v))
+        .orElse(DEFAULT_L1_MAX_SIZE);
+    l2Ttl = duration(env, L2_TTL, DEFAULT_L2_TTL);
+    negativeTtl = duration(env, NEGATIVE_TTL, null);
+    refreshAhead = duration(env, REFRESH_AHEAD, DEFAULT_REFRESH_AHEAD);
+    lockTtl = duration(env, LOCK_TTL, DEFAULT_LOCK_TTL);
+    l2Timeout = duration(env, L2_TIMEOUT, DEFAULT_L2_TIMEOUT);
+    maxStaleness = duration(env, MAX_STALENESS, DEFAULT_MAX_STALENESS);
+    staleIfError = duration(env, STALE_IF_ERROR, DEFAULT_STALE_IF_ERROR);
+    maxValueBytes = optional(env, MAX_VALUE_BYTES).map(v -> EnvValues.bytes(MAX_VALUE_BYTES, v))
+        .orElse(DEFAULT_MAX_VALUE_BYTES);
+    podName = text(env, POD_NAME);
+    podNamespace = text(env, POD_NAMESPACE);
+    podTemplateHash = text(env, POD_TEMPLATE_HASH);
+  }
+
+  /**
+   * Reads the configuration from {@code env}, a stand-in for the process environment.
+   *
+   * @throws NullPointerException if {@code env} is null
+   * @throws IllegalArgumentException naming the variable if one is missing or malformed
+   */
+  public static WarmGateConfig from(Map<String, String> env) {
+    return new WarmGateConfig(Objects.requireNonNull(env, "env"));
+  }
+
+  /** Reads the configuration from the process environment; see {@link #from(Map)}. */
+  public static WarmGateConfig fromEnvironment() {
+    return from(System.getenv());
+  }
+
+  /** {@value #CACHE_NAME}. */
+  public String cacheName() { return cacheName; }
+  /** {@value #VALKEY_ADDRESSES} as a list; empty when L2 is not configured. */
+  public List<String> valkeyAddresses() { return valkeyAddresses; }
+  /** {@value #VALKEY_USERNAME}, or empty. */
+  public Optional<String> valkeyUsername() { return Optional.ofNullable(valkeyUsername); }
+  /** {@value #VALKEY_PASSWORD}, or empty. */
+  public Optional<String> valkeyPassword() { return Optional.ofNullable(valkeyPassword); }
+  /** {@value #VALKEY_TLS}. */
+  public boolean valkeyTls() { return valkeyTls; }
+  /** {@value #L1_TTL}. */
+  public Duration l1Ttl() { return l1Ttl; }
+  /** {@value #L1_MAX_SIZE}. */
+  public long l1MaxSize() { return l1MaxSize; }
+  /** {@value #L2_TTL}. */
+  public Duration l2Ttl() { return l2Ttl; }
+  /** {@value #NEGATIVE_TTL}, or empty when not-found entries use the tiers' own TTLs. */
+  public Optional<Duration> negativeTtl() { return Optional.ofNullable(negativeTtl); }
+  /** {@value #REFRESH_AHEAD}. */
+  public Duration refreshAhead() { return refreshAhead; }
+  /** {@value #LOCK_TTL}. */
+  public Duration lockTtl() { return lockTtl; }
+  /** {@value #L2_TIMEOUT}. */
+  public Duration l2Timeout() { return l2Timeout; }
+  /** {@value #MAX_STALENESS}. */
+  public Duration maxStaleness() { return maxStaleness; }
+  /** {@value #STALE_IF_ERROR}. */
+  public Duration staleIfError() { return staleIfError; }
+  /** {@value #MAX_VALUE_BYTES}. */
+  public long maxValueBytes() { return maxValueBytes; }
+  /** {@value #POD_NAME}, or empty. */
+  public Optional<String> podName() { return Optional.ofNullable(podName); }
+  /** {@value #POD_NAMESPACE}, or empty. */
+  public Optional<String> podNamespace() { return Optional.ofNullable(podNamespace); }
+  /** {@value #POD_TEMPLATE_HASH}, or empty. */
+  public Optional<String> podTemplateHash() { return Optional.ofNullable(podTemplateHash); }
+
+  @Override
+  public String toString() {
+    return "WarmGateConfig{cacheName=" + cacheName + ", valkeyAddresses=" + valkeyAddresses
+        + ", valkeyUsername=" + valkeyUsername
+        + ", valkeyPassword=" + (valkeyPassword == null ? "<unset>" : "<redacted>")
+        + ", valkeyTls=" + valkeyTls + ", l1Ttl=" + l1Ttl + ", l1MaxSize=" + l1MaxSize
+        + ", l2Ttl=" + l2Ttl + ", negativeTtl=" + negativeTtl + ", refreshAhead=" + refreshAhead
+        + ", lockTtl=" + lockTtl + ", l2Timeout=" + l2Timeout + ", maxStaleness=" + maxStaleness
+        + ", staleIfError=" + staleIfError + ", maxValueBytes=" + maxValueBytes
+        + ", podName=" + podName + ", podNamespace=" + podNamespace
+        + ", podTemplateHash=" + podTemplateHash + "}";
+  }
+
+  private static String text(Map<String, String> env, String name) {
+    String value = env.get(name);
+    return value == null || value.isBlank() ? null : value.trim();
+  }
+
+  private static Optional<String> optional(Map<String, String> env, String name) {
+    return Optional.ofNullable(text(env, name));
+  }
+
+  private static String required(Map<String, String> env, String name) {
+    String value = text(env, name);
+    if (value == null) {
+      throw new IllegalArgumentException(name + " is not set: set it to the cache name, "
+          + "for example " + name + "=deals (the warmgate operator injects it from the CachePolicy)");
+    }
+    return value;
+  }
+
+  private static Duration duration(Map<String, String> env, String name, Duration fallback) {
+    return optional(env, name).map(v -> EnvValues.duration(name, v)).orElse(fallback);
+  }
+}

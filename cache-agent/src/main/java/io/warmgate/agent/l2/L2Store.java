@@ -1,0 +1,233 @@
+package io.warmgate.agent.l2;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Valkey/Redis client of the L2 tier: every command is bounded by a time budget and goes
+ * through a circuit breaker, so a slow or absent server costs a caller at most the budget and,
+ * once the breaker is open, nothing.
+ *
+ * <p>Every method returns at once; the future fails with {@link L2UnavailableException} when the
+ * breaker is open or no connection exists, with a {@link TimeoutException} when the budget ran
+ * out, or with Lettuce's exception. Failures are reported to the {@link Listener} once each.
+ * Thread-safe.
+ */
+public final class L2Store implements AutoCloseable {
+
+  /** Receives L2 failures, for metrics. Called on Lettuce or timer threads: must not block. */
+  public interface Listener {
+    /** A command failed ({@code timeout} = the budget ran out). */
+    void failed(Throwable cause, boolean timeout);
+
+    /** A command was not sent because the breaker is open or no connection exists. */
+    void skipped();
+  }
+
+  /** The future's failure when L2 was not tried; carries no stack trace. */
+  public static final class L2UnavailableException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    L2UnavailableException(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** How long one connection attempt may take. */
+  public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+  private static final Logger log = LoggerFactory.getLogger(L2Store.class);
+  private static final RedisCodec<String, byte[]> CODEC =
+      RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+  private static final L2UnavailableException BREAKER_OPEN =
+      new L2UnavailableException("L2 circuit breaker is open");
+  private static final L2UnavailableException NOT_CONNECTED =
+      new L2UnavailableException("L2 is not connected");
+  /** Deletes the lock only if it still holds our token, so an expired lock taken over by another
+   * pod is never released by us. */
+  private static final String COMPARE_AND_DELETE =
+      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+  private static final long RECONNECT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final ClientResources resources;
+  private final RedisClient client;
+  private final RedisURI uri;
+  private final long budgetNanos;
+  private final CircuitBreaker breaker;
+  private final Listener listener;
+  private final AtomicBoolean connecting = new AtomicBoolean();
+  private volatile StatefulRedisConnection<String, byte[]> connection;
+  private volatile long nextConnectNanos;
+  private volatile boolean closed;
+
+  private L2Store(RedisURI uri, Duration budget, CircuitBreakerConfig breakerConfig,
+      Listener listener) {
+    this.uri = uri;
+    this.budgetNanos = budget.toNanos();
+    this.listener = listener;
+    this.breaker = CircuitBreaker.of("warmgate-l2", breakerConfig);
+    // Reconnect attempts back off to at most 2 s (Lettuce's default is 30 s), so L2 returns
+    // soon after an outage.
+    this.resources = DefaultClientResources.builder()
+        .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS))
+        .build();
+    this.client = RedisClient.create(resources, uri);
+    client.setOptions(ClientOptions.builder()
+        .autoReconnect(true)
+        // Fail fast while disconnected instead of queueing: the caller goes to the origin.
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build())
+        .build());
+  }
+
+  /**
+   * Creates a store for {@code uri} and tries to connect for up to {@code connectWait}; if that
+   * fails it keeps trying in the background (at most once a second, on demand) and fails
+   * commands meanwhile.
+   */
+  public static L2Store connect(RedisURI uri, Duration budget, CircuitBreakerConfig breakerConfig,
+      Listener listener, Duration connectWait) {
+    L2Store store = new L2Store(Objects.requireNonNull(uri), budget, breakerConfig, listener);
+    CompletableFuture<?> first = store.startConnect();
+    try {
+      first.get(connectWait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      log.warn("L2 at {}:{} is not reachable yet ({}); lookups use the origin until it is",
+          uri.getHost(), uri.getPort(), e.toString());
+    }
+    return store;
+  }
+
+  /** {@code GET key}; completes with null when the key does not exist. */
+  public CompletableFuture<byte[]> get(String key) {
+    return guarded(() -> connection.async().get(key));
+  }
+
+  /** {@code MGET keys}; the list holds null for each missing key, in order. */
+  public CompletableFuture<List<byte[]>> getAll(List<String> keys) {
+    return guarded(() -> connection.async().mget(keys.toArray(String[]::new)))
+        .thenApply(values -> {
+          List<byte[]> out = new ArrayList<>(values.size());
+          for (KeyValue<String, byte[]> kv : values) {
+            out.add(kv.hasValue() ? kv.getValue() : null);
+          }
+          return out;
+        });
+  }
+
+  /** {@code SET key value PX ttlMillis}. */
+  public CompletableFuture<String> set(String key, byte[] value, long ttlMillis) {
+    return guarded(() -> connection.async().set(key, value, SetArgs.Builder.px(ttlMillis)));
+  }
+
+  /** {@code SET key value NX PX ttlMillis}; completes with whether the key was set. */
+  public CompletableFuture<Boolean> setIfAbsent(String key, byte[] value, long ttlMillis) {
+    return guarded(() -> connection.async().set(key, value, SetArgs.Builder.nx().px(ttlMillis)))
+        .thenApply("OK"::equals);
+  }
+
+  /** Deletes {@code key} if it holds {@code expected} (one Lua call); completes with whether it did. */
+  public CompletableFuture<Boolean> deleteIfEquals(String key, byte[] expected) {
+    return guarded(() -> connection.async().<Long>eval(
+            COMPARE_AND_DELETE, ScriptOutputType.INTEGER, new String[] {key}, expected))
+        .thenApply(n -> n != null && n == 1L);
+  }
+
+  /** The circuit breaker's state. */
+  public CircuitBreaker.State breakerState() {
+    return breaker.getState();
+  }
+
+  /** Closes the connection and the client. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    StatefulRedisConnection<String, byte[]> c = connection;
+    if (c != null) {
+      c.close();
+    }
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    resources.shutdown(0, 2, TimeUnit.SECONDS);
+  }
+
+  private <T> CompletableFuture<T> guarded(Supplier<? extends CompletionStage<T>> command) {
+    if (connection == null) {
+      maybeReconnect();
+      listener.skipped();
+      return CompletableFuture.failedFuture(NOT_CONNECTED);
+    }
+    if (!breaker.tryAcquirePermission()) {
+      listener.skipped();
+      return CompletableFuture.failedFuture(BREAKER_OPEN);
+    }
+    long start = System.nanoTime();
+    CompletableFuture<T> result;
+    try {
+      // A copy, so that the timeout fails our future without touching Lettuce's command.
+      result = command.get().toCompletableFuture().copy();
+    } catch (RuntimeException e) {
+      result = CompletableFuture.failedFuture(e);
+    }
+    return result.orTimeout(budgetNanos, TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
+      long elapsed = System.nanoTime() - start;
+      if (error == null) {
+        breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+      } else {
+        breaker.onError(elapsed, TimeUnit.NANOSECONDS, error);
+        listener.failed(error, error instanceof TimeoutException);
+      }
+    });
+  }
+
+  private CompletableFuture<StatefulRedisConnection<String, byte[]>> startConnect() {
+    nextConnectNanos = System.nanoTime() + RECONNECT_INTERVAL_NANOS;
+    return client.connectAsync(CODEC, uri).toCompletableFuture().whenComplete((c, error) -> {
+      connecting.set(false);
+      if (c != null) {
+        if (closed) {
+          c.closeAsync();
+        } else {
+          connection = c;
+          log.info("L2 connected to {}:{}", uri.getHost(), uri.getPort());
+        }
+      }
+    });
+  }
+
+  private void maybeReconnect() {
+    if (!closed && System.nanoTime() - nextConnectNanos >= 0 && connecting.compareAndSet(false, true)) {
+      startConnect();
+    }
+  }
+}

@@ -1,0 +1,424 @@
+package io.warmgate.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.warmgate.agent.l2.Envelope;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.testing.RedisExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The L2 tier against a real redis-server: key layout, sharing between pods, refresh-ahead, failures. */
+class L2TierIT {
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  private final ManualClock clock = new ManualClock();
+  private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B").put("c", "C");
+  private final List<TieredCache<?>> opened = new ArrayList<>();
+  private final SimpleMeterRegistry metricsA = new SimpleMeterRegistry();
+  private final SimpleMeterRegistry metricsB = new SimpleMeterRegistry();
+  private RawRedis raw;
+
+  @BeforeEach
+  void connect() {
+    redis.flushAll();
+    raw = new RawRedis(redis.uri());
+  }
+
+  @AfterEach
+  void close() {
+    origin.release();
+    opened.forEach(TieredCache::close);
+    raw.close();
+  }
+
+  private TieredCache<String> pod(String name, SimpleMeterRegistry registry) {
+    return pod(name, registry, UnaryOperator.identity());
+  }
+
+  private TieredCache<String> pod(String name, SimpleMeterRegistry registry,
+      UnaryOperator<WarmGate<String>> settings) {
+    WarmGate<String> builder = WarmGate.newBuilder(String.class, origin)
+        .cacheName("deals")
+        .valkeyUri(redis.uri())
+        .podName(name)
+        .clock(clock)
+        .meterRegistry(registry)
+        // Generous for a shared 2-core machine; the budget itself is tested with 20 ms below.
+        .l2Timeout(Duration.ofMillis(500));
+    TieredCache<String> cache = settings.apply(builder).build();
+    opened.add(cache);
+    return cache;
+  }
+
+  private String key(TieredCache<?> cache, String id) {
+    return new KeySpace(cache.name(), cache.schemaHash()).valueKey(id);
+  }
+
+  private void awaitInL2(TieredCache<?> cache, String id) {
+    await().atMost(Duration.ofSeconds(5)).until(() -> raw.sync().exists(key(cache, id)) == 1);
+  }
+
+  @Test
+  void missLoadsFromOriginAndWritesAnEnvelopeUnderTheDocumentedKey() {
+    TieredCache<String> a = pod("a", metricsA);
+    assertThat(a.get("a")).isEqualTo("A");
+
+    String key = "wg:deals:" + a.schemaHash() + ":a";
+    awaitInL2(a, "a");
+    Envelope envelope = raw.envelope(key, a.schemaHash());
+    assertThat(envelope.isFound()).isTrue();
+    assertThat(envelope.fetchedAtMillis()).isEqualTo(clock.millis());
+    assertThat(raw.sync().pttl(key)).isBetween(230_000L, 240_000L);
+    assertThat(Meters.count(metricsA, "warmgate.l2.writes")).isEqualTo(1);
+    assertThat(Meters.count(metricsA, "warmgate.cache.gets", "tier", "l2", "result", "miss")).isEqualTo(1);
+  }
+
+  @Test
+  void secondPodReadsL2WithoutCallingTheOrigin() {
+    TieredCache<String> a = pod("a", metricsA);
+    TieredCache<String> b = pod("b", metricsB);
+    a.get("a");
+    awaitInL2(a, "a");
+
+    assertThat(b.get("a")).isEqualTo("A");
+    assertThat(origin.calls()).isEqualTo(1);
+    assertThat(Meters.count(metricsB, "warmgate.cache.gets", "tier", "l2", "result", "hit")).isEqualTo(1);
+    assertThat(metricsB.get("warmgate.load.latency").tag("tier", "l2").timer().count()).isEqualTo(1);
+  }
+
+  @Test
+  void l1HitDoesNotTouchL2() {
+    TieredCache<String> a = pod("a", metricsA);
+    a.get("a");
+    awaitInL2(a, "a");
+    raw.sync().configResetstat();
+
+    for (int i = 0; i < 100; i++) {
+      assertThat(a.get("a")).isEqualTo("A");
+    }
+
+    assertThat(raw.commandCalls()).doesNotContainKeys("get", "mget", "set");
+  }
+
+  @Test
+  void concurrentCallersShareOneL2LookupAndOneOriginLoad() {
+    TieredCache<String> a = pod("a", metricsA);
+    origin.block();
+    raw.sync().configResetstat();
+    List<CompletableFuture<String>> callers = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      callers.add(a.getAsync("a"));
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> origin.calls() == 1);
+    origin.release();
+
+    assertThat(callers).allSatisfy(f -> assertThat(f.join()).isEqualTo("A"));
+    assertThat(origin.calls()).isEqualTo(1);
+    assertThat(raw.commandCalls()).containsEntry("get", 1L);
+  }
+
+  @Test
+  void l1FilledFromL2ExpiresAtTheStalenessBoundNotAfterL1Ttl() {
+    TieredCache<String> a = pod("a", metricsA, x -> x.maxStaleness(Duration.ofSeconds(120)));
+    TieredCache<String> b = pod("b", metricsB, x -> x.maxStaleness(Duration.ofSeconds(120)));
+    a.get("a");
+    awaitInL2(a, "a");
+    clock.advance(Duration.ofSeconds(100));
+    assertThat(b.getAsync("a").join()).isEqualTo("A");
+    assertThat(origin.calls()).as("read from L2, 100 s old").isEqualTo(1);
+    origin.put("a", "A2");
+
+    clock.advance(Duration.ofSeconds(19));
+    assertThat(b.get("a")).as("L1, 119 s old").isEqualTo("A");
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(b.get("a")).as("121 s old would exceed maxStaleness: reloaded").isEqualTo("A2");
+    assertThat(origin.calls()).isEqualTo(2);
+  }
+
+  @Test
+  void notFoundIsSharedThroughL2AsANegativeEntryWithTheNegativeTtl() {
+    TieredCache<String> a = pod("a", metricsA, b -> b.negativeTtl(Duration.ofSeconds(10)));
+    TieredCache<String> b = pod("b", metricsB, x -> x.negativeTtl(Duration.ofSeconds(10)));
+    assertThat(a.get("nope")).isNull();
+    awaitInL2(a, "nope");
+    assertThat(raw.envelope(key(a, "nope"), a.schemaHash()).isFound()).isFalse();
+    assertThat(raw.sync().pttl(key(a, "nope"))).isBetween(1L, 10_000L);
+
+    assertThat(b.get("nope")).isNull();
+    assertThat(origin.calls()).isEqualTo(1);
+  }
+
+  @Test
+  void getAllReadsL2InOneBatchAndLoadsOnlyTheMissesFromTheOrigin() {
+    TieredCache<String> a = pod("a", metricsA);
+    TieredCache<String> b = pod("b", metricsB);
+    a.getAll(List.of("a", "b"));
+    awaitInL2(a, "a");
+    awaitInL2(a, "b");
+    raw.sync().configResetstat();
+
+    assertThat(b.getAll(List.of("a", "b", "c"))).containsOnly(
+        Map.entry("a", "A"), Map.entry("b", "B"), Map.entry("c", "C"));
+    assertThat(origin.batches()).containsExactly(List.of("a", "b"), List.of("c"));
+    assertThat(raw.commandCalls()).containsEntry("mget", 1L).doesNotContainKey("get");
+  }
+
+  @Test
+  void normalL2HitCostsOneGetAndNoLockOrTtlRoundTrip() {
+    TieredCache<String> a = pod("a", metricsA);
+    TieredCache<String> b = pod("b", metricsB);
+    a.get("a");
+    awaitInL2(a, "a");
+    raw.sync().configResetstat();
+
+    b.get("a");
+
+    assertThat(raw.commandCalls()).containsEntry("get", 1L)
+        .doesNotContainKeys("set", "pttl", "ttl", "eval", "evalsha", "mget");
+  }
+
+  @Test
+  void corruptEnvelopeIsAMissCountedNeverAnException() {
+    TieredCache<String> a = pod("a", metricsA);
+    raw.sync().set(key(a, "a"), "not an envelope".getBytes(StandardCharsets.UTF_8));
+    raw.sync().set(key(a, "b"), Envelope.found(a.schemaHash(), clock.millis(), new byte[] {1, 2, 3}).encode());
+
+    assertThat(a.get("a")).isEqualTo("A");
+    assertThat(a.get("b")).as("envelope fine, payload undecodable").isEqualTo("B");
+
+    assertThat(Meters.count(metricsA, "warmgate.l2.corrupt")).isEqualTo(2);
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        assertThat(raw.envelope(key(a, "a"), a.schemaHash()).isFound()).isTrue());
+  }
+
+  @Test
+  void foreignEnvelopeUnderOurKeyIsAMiss() {
+    TieredCache<String> a = pod("a", metricsA);
+    raw.sync().set(key(a, "a"), Envelope.found("ffffffffffff", clock.millis(), new byte[] {1}).encode());
+
+    assertThat(a.get("a")).isEqualTo("A");
+    assertThat(origin.calls()).isEqualTo(1);
+    assertThat(Meters.count(metricsA, "warmgate.l2.corrupt")).isEqualTo(1);
+  }
+
+  record DealV1(String name) {}
+
+  record DealV2(String name, int priority) {}
+
+  @Test
+  void schemaChangeUsesASeparateKeySpaceWithNoCrossRead() {
+    int[] v1Loads = {0};
+    int[] v2Loads = {0};
+    TieredCache<DealV1> v1 = WarmGate.newBuilder(DealV1.class, ids -> {
+          v1Loads[0]++;
+          return Map.of("a", new DealV1("old"));
+        }).cacheName("deals").valkeyUri(redis.uri()).clock(clock).l2Timeout(Duration.ofMillis(500)).build();
+    TieredCache<DealV2> v2 = WarmGate.newBuilder(DealV2.class, ids -> {
+          v2Loads[0]++;
+          return Map.of("a", new DealV2("new", 7));
+        }).cacheName("deals").valkeyUri(redis.uri()).clock(clock).l2Timeout(Duration.ofMillis(500)).build();
+    opened.add(v1);
+    opened.add(v2);
+    assertThat(v1.schemaHash()).isNotEqualTo(v2.schemaHash());
+
+    assertThat(v1.get("a")).isEqualTo(new DealV1("old"));
+    awaitInL2(v1, "a");
+    assertThat(v2.get("a")).isEqualTo(new DealV2("new", 7));
+    awaitInL2(v2, "a");
+
+    assertThat(v1Loads[0]).isEqualTo(1);
+    assertThat(v2Loads[0]).isEqualTo(1);
+    assertThat(raw.sync().keys("wg:deals:*")).containsExactlyInAnyOrder(
+        "wg:deals:" + v1.schemaHash() + ":a", "wg:deals:" + v2.schemaHash() + ":a");
+  }
+
+  @Test
+  void l2HitNearExpiryIsServedAtOnceAndRefreshedByOnePodOnly() {
+    TieredCache<String> a = pod("a", metricsA);
+    TieredCache<String> b = pod("b", metricsB);
+    a.get("a");
+    awaitInL2(a, "a");
+    origin.put("a", "A2");
+    origin.block();
+    clock.advance(Duration.ofSeconds(200)); // L1 expired everywhere; 40 s of L2 TTL left ≤ 60 s
+
+    assertThat(a.get("a")).as("served at once while the refresh waits on the origin").isEqualTo("A");
+    await().atMost(Duration.ofSeconds(5)).until(() -> origin.calls() == 2);
+    assertThat(b.get("a")).isEqualTo("A");
+    await().atMost(Duration.ofSeconds(5)).until(() ->
+        Meters.count(metricsB, "warmgate.refresh", "result", "lost") == 1);
+    origin.release();
+
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+      assertThat(raw.envelope(key(a, "a"), a.schemaHash()).fetchedAtMillis()).isEqualTo(clock.millis());
+      assertThat(raw.sync().exists(new KeySpace("deals", a.schemaHash()).lockKey("a"))).isZero();
+    });
+    assertThat(Meters.count(metricsA, "warmgate.refresh", "result", "won")).isEqualTo(1);
+    assertThat(Meters.count(metricsB, "warmgate.refresh", "result", "won")).isZero();
+    assertThat(origin.calls()).as("one reload for the refresh window, across both pods").isEqualTo(2);
+
+    clock.advance(Duration.ofSeconds(61));
+    assertThat(b.get("a")).isEqualTo("A2");
+    assertThat(origin.calls()).isEqualTo(2);
+  }
+
+  @Test
+  void regressionShortNegativeTtlDoesNotTriggerARefreshOnEveryL2Hit() {
+    TieredCache<String> a = pod("a", metricsA, x -> x.negativeTtl(Duration.ofSeconds(10)));
+    TieredCache<String> b = pod("b", metricsB, x -> x.negativeTtl(Duration.ofSeconds(10)));
+    a.get("nope");
+    awaitInL2(a, "nope");
+    raw.sync().configResetstat();
+
+    assertThat(b.get("nope")).isNull();
+
+    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() ->
+        !raw.commandCalls().containsKey("set"));
+    assertThat(Meters.count(metricsB, "warmgate.refresh", "result", "won")
+        + Meters.count(metricsB, "warmgate.refresh", "result", "lost")).isZero();
+  }
+
+  @Test
+  void lockHeldElsewhereMeansNoRefreshAndNoWaiting() {
+    TieredCache<String> a = pod("a", metricsA);
+    a.get("a");
+    awaitInL2(a, "a");
+    raw.sync().set(new KeySpace("deals", a.schemaHash()).lockKey("a"), "other-pod".getBytes(StandardCharsets.UTF_8));
+    clock.advance(Duration.ofSeconds(200));
+
+    assertThat(a.get("a")).isEqualTo("A");
+    await().atMost(Duration.ofSeconds(5)).until(() ->
+        Meters.count(metricsA, "warmgate.refresh", "result", "lost") == 1);
+    assertThat(origin.calls()).isEqualTo(1);
+    assertThat(raw.sync().get(new KeySpace("deals", a.schemaHash()).lockKey("a")))
+        .as("someone else's lock is left alone").isEqualTo("other-pod".getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void l2EntryOlderThanMaxStalenessIsAMiss() {
+    TieredCache<String> a = pod("a", metricsA, x -> x.maxStaleness(Duration.ofSeconds(120)));
+    TieredCache<String> b = pod("b", metricsB, x -> x.maxStaleness(Duration.ofSeconds(120)));
+    a.get("a");
+    awaitInL2(a, "a");
+    clock.advance(Duration.ofSeconds(130));
+
+    b.get("a");
+
+    assertThat(origin.calls()).isEqualTo(2);
+    assertThat(Meters.count(metricsB, "warmgate.cache.gets", "tier", "l2", "result", "miss")).isEqualTo(1);
+  }
+
+  @Test
+  void originErrorServesAnExpiredL2EntryYoungerThanStaleIfError() {
+    TieredCache<String> a = pod("a", metricsA);
+    TieredCache<String> b = pod("b", metricsB);
+    a.get("a");
+    awaitInL2(a, "a");
+    clock.advance(Duration.ofSeconds(250)); // past l2Ttl by our clock; the key is still in Redis
+    origin.failWith(new IllegalStateException("spanner unavailable"));
+
+    assertThat(b.get("a")).isEqualTo("A");
+    assertThat(Meters.count(metricsB, "warmgate.stale.served")).isEqualTo(1);
+
+    clock.advance(Duration.ofSeconds(60));
+    assertThatThrownBy(() -> b.get("a"))
+        .isInstanceOf(CacheLoadException.class)
+        .hasMessageContaining("'a'")
+        .hasMessageContaining("spanner unavailable")
+        .hasMessageContaining("older than staleIfError=PT5M");
+  }
+
+  @Test
+  void oversizeValueIsServedButNotWrittenToL2() {
+    origin.put("big", "x".repeat(1_000));
+    TieredCache<String> a = pod("a", metricsA, x -> x.maxValueBytes(200));
+
+    assertThat(a.get("big")).hasSize(1_000);
+    a.get("a");
+    awaitInL2(a, "a");
+
+    assertThat(raw.sync().exists(key(a, "big"))).isZero();
+    assertThat(Meters.count(metricsA, "warmgate.l2.oversize")).isEqualTo(1);
+  }
+
+  @Test
+  void oddIdsRoundTripThroughL2UnderEscapedKeys() {
+    TieredCache<String> a = pod("a", metricsA);
+    TieredCache<String> b = pod("b", metricsB);
+    List<String> ids = List.of("ünï cødé 🚀", "a:b", "a%3Ab", "with space", "*", "{tag}", "x".repeat(10_240));
+    for (String id : ids) {
+      origin.put(id, "v" + id.hashCode());
+      a.get(id);
+    }
+    for (String id : ids) {
+      awaitInL2(a, id);
+    }
+    for (String id : ids) {
+      assertThat(b.get(id)).isEqualTo("v" + id.hashCode());
+    }
+    assertThat(origin.calls()).isEqualTo(ids.size());
+    assertThat(raw.sync().keys("wg:deals:*")).hasSize(ids.size())
+        .allSatisfy(k -> assertThat(k).matches("wg:deals:[0-9a-f]{12}:[A-Za-z0-9._~%-]+"));
+  }
+
+  @Test
+  void l2TimeoutFallsBackToTheOriginWithinTheBudget() {
+    TieredCache<String> a = pod("a", metricsA, x -> x.l2Timeout(Duration.ofMillis(20)));
+    a.get("b"); // connection warm
+    raw.sync().clientPause(1_000);
+
+    long start = System.nanoTime();
+    assertThat(a.get("a")).isEqualTo("A");
+    long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+    assertThat(elapsedMs).as("answered by the origin long before the pause ends").isLessThan(500);
+    assertThat(Meters.count(metricsA, "warmgate.l2.errors", "kind", "timeout")).isPositive();
+  }
+
+  @Test
+  void redisDownNeverFailsALookupAndL2IsUsedAgainAfterRestart() {
+    TieredCache<String> a = pod("a", metricsA, x -> x.l2BreakerWait(Duration.ofSeconds(10)));
+    for (int i = 0; i < 30; i++) {
+      origin.put("k" + i, "v" + i);
+    }
+    a.get("a");
+    awaitInL2(a, "a");
+
+    redis.stop();
+    for (int i = 0; i < 30; i++) {
+      assertThat(a.get("k" + i)).isEqualTo("v" + i);
+    }
+    assertThat(Meters.gauge(metricsA, "warmgate.l2.breaker.state")).as("open").isEqualTo(1.0);
+    assertThat(Meters.count(metricsA, "warmgate.l2.skipped")).isPositive();
+
+    redis.start();
+    raw.close();
+    raw = new RawRedis(redis.uri());
+    clock.advance(Duration.ofSeconds(11)); // the breaker's wait, on the cache's clock
+    int[] n = {0};
+    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+      clock.advance(Duration.ofSeconds(11)); // a failed probe re-opens the breaker for another wait
+      String id = "after-" + n[0]++;
+      origin.put(id, "fresh");
+      assertThat(a.get(id)).isEqualTo("fresh");
+      assertThat(raw.sync().exists(key(a, id))).as("written to L2 again").isEqualTo(1);
+      assertThat(Meters.gauge(metricsA, "warmgate.l2.breaker.state")).as("closed").isEqualTo(0.0);
+    });
+  }
+}

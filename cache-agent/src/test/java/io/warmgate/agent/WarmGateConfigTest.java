@@ -1,0 +1,144 @@
+package io.warmgate.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class WarmGateConfigTest {
+
+  private static Map<String, String> env(String... pairs) {
+    Map<String, String> env = new HashMap<>();
+    env.put("WARMGATE_CACHE_NAME", "deals");
+    for (int i = 0; i < pairs.length; i += 2) {
+      env.put(pairs[i], pairs[i + 1]);
+    }
+    return env;
+  }
+
+  @Test
+  void defaultsMatchTheDesign() {
+    WarmGateConfig c = WarmGateConfig.from(env());
+    assertThat(c.cacheName()).isEqualTo("deals");
+    assertThat(c.valkeyAddresses()).isEmpty();
+    assertThat(c.valkeyTls()).isFalse();
+    assertThat(c.l1Ttl()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(c.l1MaxSize()).isEqualTo(100_000);
+    assertThat(c.l2Ttl()).isEqualTo(Duration.ofMinutes(4));
+    assertThat(c.negativeTtl()).as("unset: tiers use their own TTLs").isEmpty();
+    assertThat(c.refreshAhead()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(c.lockTtl()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.l2Timeout()).isEqualTo(Duration.ofMillis(20));
+    assertThat(c.maxStaleness()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(c.maxValueBytes()).isEqualTo(512 * 1024);
+    assertThat(c.podName()).isEmpty();
+  }
+
+  @Test
+  void everyVariableIsRead() {
+    WarmGateConfig c = WarmGateConfig.from(env(
+        "WARMGATE_VALKEY_ADDRESSES", "valkey.ns.svc:6379",
+        "WARMGATE_VALKEY_MODE", "standalone",
+        "WARMGATE_VALKEY_USERNAME", "agent",
+        "WARMGATE_VALKEY_PASSWORD", "s3cret",
+        "WARMGATE_VALKEY_TLS", "true",
+        "WARMGATE_L1_TTL", "30s",
+        "WARMGATE_L1_MAX_SIZE", "5000",
+        "WARMGATE_L2_TTL", "1h30m",
+        "WARMGATE_NEGATIVE_TTL", "10s",
+        "WARMGATE_REFRESH_AHEAD", "45s",
+        "WARMGATE_LOCK_TTL", "2500ms",
+        "WARMGATE_L2_TIMEOUT", "15ms",
+        "WARMGATE_MAX_STALENESS", "2h",
+        "WARMGATE_STALE_IF_ERROR", "10m",
+        "WARMGATE_MAX_VALUE_BYTES", "1MiB",
+        "WARMGATE_POD_NAME", "deal-service-abc",
+        "WARMGATE_POD_NAMESPACE", "ads",
+        "WARMGATE_POD_TEMPLATE_HASH", "6d5f7c"));
+    assertThat(c.valkeyAddresses()).containsExactly("valkey.ns.svc:6379");
+    assertThat(c.valkeyUsername()).contains("agent");
+    assertThat(c.valkeyPassword()).contains("s3cret");
+    assertThat(c.valkeyTls()).isTrue();
+    assertThat(c.l1Ttl()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.l1MaxSize()).isEqualTo(5000);
+    assertThat(c.l2Ttl()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(c.negativeTtl()).contains(Duration.ofSeconds(10));
+    assertThat(c.refreshAhead()).isEqualTo(Duration.ofSeconds(45));
+    assertThat(c.lockTtl()).isEqualTo(Duration.ofMillis(2500));
+    assertThat(c.l2Timeout()).isEqualTo(Duration.ofMillis(15));
+    assertThat(c.maxStaleness()).isEqualTo(Duration.ofHours(2));
+    assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(c.maxValueBytes()).isEqualTo(1 << 20);
+    assertThat(c.podName()).contains("deal-service-abc");
+    assertThat(c.podNamespace()).contains("ads");
+    assertThat(c.podTemplateHash()).contains("6d5f7c");
+    assertThat(c.toString()).doesNotContain("s3cret").contains("<redacted>");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"500ms,500", "60s,60000", "4m,240000", "1h30m,5400000", "1.5s,1500", "0,0",
+      "2h0m1s,7201000", "1000us,1", "1000000ns,1"})
+  void durationsAreKubernetesStyle(String text, long millis) {
+    assertThat(EnvValues.duration("X", text)).isEqualTo(Duration.ofMillis(millis));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"524288,524288", "512KiB,524288", "512Ki,524288", "1MB,1000000", "2Mi,2097152", "1k,1000"})
+  void sizesTakeUnits(String text, long bytes) {
+    assertThat(EnvValues.bytes("X", text)).isEqualTo(bytes);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"WARMGATE_L1_TTL,60,'a duration such as 500ms, 60s, 4m or 1h30m'",
+      "WARMGATE_L2_TTL,4 minutes,'a duration such as 500ms, 60s, 4m or 1h30m'",
+      "WARMGATE_LOCK_TTL,-5s,'a duration such as 500ms, 60s, 4m or 1h30m'",
+      "WARMGATE_REFRESH_AHEAD,1m30,'a duration such as 500ms, 60s, 4m or 1h30m'",
+      "WARMGATE_MAX_VALUE_BYTES,lots,'a byte size such as 524288, 512KiB, 512Ki or 1MB'",
+      "WARMGATE_L1_MAX_SIZE,0,'a positive whole number such as 100000'",
+      "WARMGATE_VALKEY_TLS,yes,'true or false'",
+      "WARMGATE_VALKEY_ADDRESSES,valkey,'comma-separated host:port pairs'"})
+  void badValueIsRefusedNamingVariableValueAndExpectedForm(String variable, String value,
+      String expected) {
+    assertThatThrownBy(() -> WarmGateConfig.from(env(variable, value)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(variable + "='" + value + "' is invalid: expected " + expected);
+  }
+
+  @Test
+  void cacheNameThatCannotBeAKeyPartIsRefusedNamingTheVariable() {
+    assertThatThrownBy(() -> WarmGateConfig.from(Map.of("WARMGATE_CACHE_NAME", "deals:v2")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("WARMGATE_CACHE_NAME='deals:v2' is invalid: expected 1-128 letters, digits, "
+            + "'-', '_' or '.', starting with a letter or digit");
+  }
+
+  @Test
+  void missingCacheNameIsRefusedNamingTheVariable() {
+    assertThatThrownBy(() -> WarmGateConfig.from(Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("WARMGATE_CACHE_NAME is not set");
+  }
+
+  @Test
+  void clusterModeAndSeveralAddressesAreRefusedUntilSupported() {
+    assertThatThrownBy(() -> WarmGateConfig.from(env("WARMGATE_VALKEY_MODE", "cluster")))
+        .hasMessageContaining("WARMGATE_VALKEY_MODE='cluster'")
+        .hasMessageContaining("cluster mode is not supported");
+    assertThatThrownBy(() -> WarmGateConfig.from(env("WARMGATE_VALKEY_ADDRESSES", "a:1,b:2")))
+        .hasMessageContaining("exactly one host:port");
+  }
+
+  @Test
+  void blankVariablesTakeTheirDefaults() {
+    WarmGateConfig c = WarmGateConfig.from(env("WARMGATE_L1_TTL", " ", "WARMGATE_VALKEY_ADDRESSES", ""));
+    assertThat(c.l1Ttl()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(c.valkeyAddresses()).isEqualTo(List.of());
+  }
+}

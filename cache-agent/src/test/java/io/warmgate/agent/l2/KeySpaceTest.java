@@ -1,0 +1,70 @@
+package io.warmgate.agent.l2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class KeySpaceTest {
+
+  private final KeySpace keys = new KeySpace("deals", "0123456789ab");
+
+  @Test
+  void valueKeyIsPrefixHashAndId() {
+    assertThat(keys.valueKey("deal-000001")).isEqualTo("wg:deals:0123456789ab:deal-000001");
+    assertThat(keys.lockKey("deal-000001")).isEqualTo("wg:deals:0123456789ab:deal-000001:lock");
+    assertThat(keys.controlKey("agents")).isEqualTo("{wg:deals}:agents");
+    assertThat(keys.valuePrefix()).isEqualTo("wg:deals:0123456789ab:");
+  }
+
+  @Test
+  void plainIdsAreNotCopied() {
+    String id = "Deal_01.x~y-z";
+    assertThat(KeySpace.escape(id)).isSameAs(id);
+  }
+
+  @Test
+  void unsafeCharactersArePercentEncodedUtf8() {
+    assertThat(KeySpace.escape("a:b")).isEqualTo("a%3Ab");
+    assertThat(KeySpace.escape("{x}*")).isEqualTo("%7Bx%7D%2A");
+    assertThat(KeySpace.escape("a b\n\t")).isEqualTo("a%20b%0A%09");
+    assertThat(KeySpace.escape("é")).isEqualTo("%C3%A9");
+    assertThat(KeySpace.escape("🚀")).isEqualTo("%F0%9F%9A%80");
+    assertThat(KeySpace.escape("100%")).isEqualTo("100%25");
+  }
+
+  @Test
+  void escapedIdsHoldNoDelimiterPatternOrWhitespace() {
+    for (String id : List.of("a:b:lock", "{wg:deals}:agents", "*", "x y", "\u0000\u001f", "日本")) {
+      assertThat(KeySpace.escape(id)).matches("[A-Za-z0-9._~%-]+");
+    }
+  }
+
+  @Test
+  void regressionNoIdCollidesWithAnotherIdOrALockKey() {
+    // An id that looks escaped, an id with ':lock', and their look-alikes must stay distinct.
+    List<String> ids = List.of("a:b", "a%3Ab", "a%253Ab", "x", "x:lock", "x%3Alock", "é", "%C3%A9",
+        "", " ", "%20", "+");
+    Set<String> seen = new HashSet<>();
+    for (String id : ids) {
+      assertThat(seen.add(keys.valueKey(id))).as("value key of '%s'", id).isTrue();
+      assertThat(seen.add(keys.lockKey(id))).as("lock key of '%s'", id).isTrue();
+    }
+  }
+
+  @Test
+  void tenKilobyteIdMakesAKey() {
+    String id = "é".repeat(5 * 1024);
+    assertThat(keys.valueKey(id)).hasSize("wg:deals:0123456789ab:".length() + 10 * 1024 * 3);
+  }
+
+  @Test
+  void invalidCacheNameOrHashIsRefused() {
+    assertThatThrownBy(() -> new KeySpace("de:als", "ab")).hasMessageContaining("'de:als'");
+    assertThatThrownBy(() -> new KeySpace("{deals}", "ab")).hasMessageContaining("'{deals}'");
+    assertThatThrownBy(() -> new KeySpace("deals", "ABC")).hasMessageContaining("'ABC'");
+  }
+}
