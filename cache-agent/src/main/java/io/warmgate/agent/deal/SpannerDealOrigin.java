@@ -7,6 +7,10 @@ import com.google.cloud.spanner.Statement;
 import com.google.cloud.spanner.Struct;
 import io.grpc.Context;
 import io.warmgate.agent.Origin;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,36 +31,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SpannerDealOrigin implements Origin<Deal> {
 
-  /** The batched read; {@code @ids} is an {@code ARRAY<STRING>}. */
-  public static final String QUERY = """
-      SELECT
-        d.DealId,
-        d.Name,
-        d.Status,
-        d.FloorPriceMicros,
-        d.Currency,
-        d.StartTime,
-        d.EndTime,
-        d.UpdatedAt,
-        a.AdvertiserId,
-        a.Name AS AdvertiserName,
-        a.Domain AS AdvertiserDomain,
-        ARRAY(
-          SELECT AS STRUCT da.AdId, da.CreativeUrl, da.Width, da.Height, da.Weight
-          FROM DealAds AS da
-          WHERE da.DealId = d.DealId
-          ORDER BY da.AdId
-        ) AS Ads,
-        ARRAY(
-          SELECT AS STRUCT t.Dimension, t.Value, t.`Exclude`
-          FROM DealTargeting AS t
-          WHERE t.DealId = d.DealId
-          ORDER BY t.Dimension, t.Value
-        ) AS Targeting
-      FROM Deals AS d
-      JOIN Advertisers AS a ON a.AdvertiserId = d.AdvertiserId
-      WHERE d.DealId IN UNNEST(@ids)
-      """;
+  /**
+   * The batched read; {@code @ids} is an {@code ARRAY<STRING>}. Packaged from
+   * {@code examples/spanner/deal-query.sql}, the query the emulator tests run, so there is one copy.
+   */
+  public static final String QUERY = readQuery();
 
   /** The default bound of one batch read, retries included. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
@@ -148,5 +127,17 @@ public final class SpannerDealOrigin implements Origin<Deal> {
     }
     Timestamp t = row.getTimestamp(column);
     return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
+  }
+
+  private static String readQuery() {
+    try (InputStream in = SpannerDealOrigin.class.getResourceAsStream("deal-query.sql")) {
+      if (in == null) {
+        throw new IllegalStateException("deal-query.sql is missing from the warmgate-cache-agent jar: "
+            + "rebuild it (cache-agent/pom.xml packages examples/spanner/deal-query.sql)");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read deal-query.sql from the classpath", e);
+    }
   }
 }
