@@ -2,11 +2,6 @@ package io.warmgate.testing;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Runs a {@link KubeApiServer} for a test class:
@@ -16,14 +11,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * the project's replacement for kube-api-test's {@code @EnableKubeAPIServer}, which cannot be told
  * where {@code hack/prereqs.sh} put the binaries.
  */
-public final class KubeApiServerExtension
-    implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class KubeApiServerExtension extends ServiceExtension {
 
-  private final KubeApiServer server = KubeApiServer.create();
-  private final ExtensionLifecycle lifecycle = new ExtensionLifecycle(server);
+  private final KubeApiServer server;
 
   /** Creates the extension; the server starts before the first test. */
   public KubeApiServerExtension() {
+    this(KubeApiServer.create());
+  }
+
+  private KubeApiServerExtension(KubeApiServer server) {
+    super(server);
+    this.server = server;
   }
 
   /** Returns the server this extension runs. */
@@ -44,25 +43,5 @@ public final class KubeApiServerExtension
   /** See {@link KubeApiServer#kubeconfigPath()}. */
   public Path kubeconfigPath() {
     return server.kubeconfigPath();
-  }
-
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    lifecycle.beforeAll();
-  }
-
-  @Override
-  public void beforeEach(ExtensionContext context) {
-    lifecycle.beforeEach();
-  }
-
-  @Override
-  public void afterEach(ExtensionContext context) {
-    lifecycle.afterEach();
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) {
-    lifecycle.afterAll();
   }
 }

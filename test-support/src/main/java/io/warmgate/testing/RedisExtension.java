@@ -1,11 +1,6 @@
 package io.warmgate.testing;
 
 import java.util.Optional;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Runs a {@link RedisServer} for a test class:
@@ -14,11 +9,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>A {@code static} field gives one server per class, an instance field one per test. A test that
  * {@link #stop() stops} the server finds it running again (same port, empty) in the next test.
  */
-public final class RedisExtension
-    implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class RedisExtension extends ServiceExtension {
 
   private final RedisServer server;
-  private final ExtensionLifecycle lifecycle;
 
   /** Creates an extension whose server accepts any client. */
   public RedisExtension() {
@@ -26,8 +19,8 @@ public final class RedisExtension
   }
 
   private RedisExtension(RedisServer server) {
+    super(server);
     this.server = server;
-    this.lifecycle = new ExtensionLifecycle(server);
   }
 
   /**
@@ -82,25 +75,5 @@ public final class RedisExtension
   /** See {@link RedisServer#isRunning()}. */
   public boolean isRunning() {
     return server.isRunning();
-  }
-
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    lifecycle.beforeAll();
-  }
-
-  @Override
-  public void beforeEach(ExtensionContext context) {
-    lifecycle.beforeEach();
-  }
-
-  @Override
-  public void afterEach(ExtensionContext context) {
-    lifecycle.afterEach();
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) {
-    lifecycle.afterAll();
   }
 }

@@ -2,11 +2,6 @@ package io.warmgate.testing;
 
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.Spanner;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Runs a {@link SpannerEmulator} for a test class:
@@ -17,11 +12,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * the schema) in the next test. Tests that need isolation from each other's rows call
  * {@link #createDatabase(String)}.
  */
-public final class SpannerEmulatorExtension
-    implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class SpannerEmulatorExtension extends ServiceExtension {
 
   private final SpannerEmulator emulator;
-  private final ExtensionLifecycle lifecycle;
 
   /** Creates an extension whose default database is {@value SpannerEmulator#DEFAULT_DATABASE_ID}. */
   public SpannerEmulatorExtension() {
@@ -29,8 +22,8 @@ public final class SpannerEmulatorExtension
   }
 
   private SpannerEmulatorExtension(SpannerEmulator emulator) {
+    super(emulator);
     this.emulator = emulator;
-    this.lifecycle = new ExtensionLifecycle(emulator);
   }
 
   /**
@@ -100,25 +93,5 @@ public final class SpannerEmulatorExtension
   /** See {@link SpannerEmulator#isRunning()}. */
   public boolean isRunning() {
     return emulator.isRunning();
-  }
-
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    lifecycle.beforeAll();
-  }
-
-  @Override
-  public void beforeEach(ExtensionContext context) {
-    lifecycle.beforeEach();
-  }
-
-  @Override
-  public void afterEach(ExtensionContext context) {
-    lifecycle.afterEach();
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) {
-    lifecycle.afterAll();
   }
 }
