@@ -2,14 +2,20 @@ package io.warmgate.testing;
 
 import com.google.cloud.NoCredentials;
 import com.google.cloud.Timestamp;
+import com.google.cloud.spanner.DatabaseAdminClient;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.DatabaseId;
+import com.google.cloud.spanner.InstanceAdminClient;
+import com.google.cloud.spanner.InstanceConfigId;
+import com.google.cloud.spanner.InstanceId;
+import com.google.cloud.spanner.InstanceInfo;
 import com.google.cloud.spanner.Mutation;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerOptions;
 import com.google.cloud.spanner.Value;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Writes deterministic example deals into a database holding {@code examples/spanner/schema.sql}.
@@ -149,23 +155,50 @@ public final class DealSeeder {
    * <count>}. Talks to the emulator named by {@code SPANNER_EMULATOR_HOST} when that is set, else
    * to Cloud Spanner with application default credentials.
    */
-  public static void main(String[] args) {
-    if (args.length != 4) {
-      System.err.println("usage: DealSeeder <project> <instance> <database> <count>"
+  /**
+   * Command line: {@code DealSeeder [--create] <project> <instance> <database> <count>}. With
+   * {@code --create}, a missing instance and database are created first (the database with
+   * {@code examples/spanner/schema.sql}). Uses {@code SPANNER_EMULATOR_HOST} when it is set.
+   */
+  public static void main(String[] args) throws Exception {
+    List<String> rest = new ArrayList<>(List.of(args));
+    boolean create = rest.remove("--create");
+    if (rest.size() != 4 || !rest.get(3).matches("[0-9]{1,9}")) {
+      System.err.println("usage: DealSeeder [--create] <project> <instance> <database> <count>"
           + " (set SPANNER_EMULATOR_HOST=host:port for the emulator)");
       System.exit(2);
     }
-    SpannerOptions.Builder options = SpannerOptions.newBuilder().setProjectId(args[0]);
+    String project = rest.get(0);
+    String instance = rest.get(1);
+    String database = rest.get(2);
+    int count = Integer.parseInt(rest.get(3));
+    SpannerOptions.Builder options = SpannerOptions.newBuilder().setProjectId(project);
     String emulator = System.getenv("SPANNER_EMULATOR_HOST");
     if (emulator != null && !emulator.isBlank()) {
       options.setEmulatorHost(emulator).setCredentials(NoCredentials.getInstance());
     }
-    int count = Integer.parseInt(args[3]);
     try (Spanner spanner = options.build().getService()) {
+      if (create) {
+        createIfMissing(spanner, project, instance, database);
+      }
       long start = System.nanoTime();
-      seed(spanner.getDatabaseClient(DatabaseId.of(args[0], args[1], args[2])), count);
-      System.out.printf("seeded %d deals into %s/%s/%s in %d ms%n", count, args[0], args[1], args[2],
+      seed(spanner.getDatabaseClient(DatabaseId.of(project, instance, database)), count);
+      System.out.printf("seeded %d deals into %s/%s/%s in %d ms%n", count, project, instance, database,
           (System.nanoTime() - start) / 1_000_000);
+    }
+  }
+
+  private static void createIfMissing(Spanner spanner, String project, String instance, String database)
+      throws Exception {
+    InstanceAdminClient instances = spanner.getInstanceAdminClient();
+    if (instances.listInstances().streamAll().noneMatch(i -> i.getId().getInstance().equals(instance))) {
+      instances.createInstance(InstanceInfo.newBuilder(InstanceId.of(project, instance))
+          .setInstanceConfigId(InstanceConfigId.of(project, "emulator-config"))
+          .setDisplayName(instance).setNodeCount(1).build()).get(60, TimeUnit.SECONDS);
+    }
+    DatabaseAdminClient databases = spanner.getDatabaseAdminClient();
+    if (databases.listDatabases(instance).streamAll().noneMatch(d -> d.getId().getDatabase().equals(database))) {
+      databases.createDatabase(instance, database, SpannerEmulator.schemaStatements()).get(60, TimeUnit.SECONDS);
     }
   }
 }
