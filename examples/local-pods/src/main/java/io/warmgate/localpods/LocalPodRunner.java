@@ -13,11 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -30,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * stopped when the pod goes away. The live set is written to {@code <workdir>/pods.tsv}
  * ({@code pod<TAB>port<TAB>pid<TAB>template-hash}) for scripts.
  *
- * <p>Pod events are handled one at a time on a single thread. {@link #close()} stops every process.
+ * <p>Pod events are handled one at a time on a single thread. A process that exits while its pod
+ * still wants it is started again after a back-off (1 s, doubling up to 30 s), as the kubelet
+ * restarts containers. {@link #close()} stops every process.
  */
 public final class LocalPodRunner implements AutoCloseable {
 
@@ -48,12 +51,13 @@ public final class LocalPodRunner implements AutoCloseable {
   private final List<String> command;
   private final Path workdir;
   private final PodEnv podEnv;
-  private final ExecutorService events = Executors.newSingleThreadExecutor(r -> {
+  private final ScheduledExecutorService events = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "local-pods-events");
     t.setDaemon(true);
     return t;
   });
   private final Map<String, LocalPod> running = new TreeMap<>();
+  private final Map<String, Integer> restarts = new HashMap<>();
   private SharedIndexInformer<Pod> informer;
 
   /**
@@ -123,10 +127,31 @@ public final class LocalPodRunner implements AutoCloseable {
       }
     } else if (!wanted && current != null) {
       stop(running.remove(name));
+      restarts.remove(name);
     } else {
       return;
     }
     writeState();
+  }
+
+  /** A process ended by itself: forget it and, while its pod exists, start it again later. */
+  private synchronized void exited(String name, Process process) {
+    LocalPod current = running.get(name);
+    if (current == null || current.process() != process) {
+      return;
+    }
+    running.remove(name);
+    writeState();
+    int attempt = restarts.merge(name, 1, Integer::sum);
+    long backoffSeconds = Math.min(30, 1L << Math.min(attempt - 1, 5));
+    log.warn("pod {}: process {} exited with code {} (see {}); restarting in {}s", name, process.pid(),
+        process.exitValue(), workdir.resolve(name + ".log"), backoffSeconds);
+    events.schedule(() -> {
+      Pod pod = informer == null ? null : informer.getStore().getByKey(namespace + "/" + name);
+      if (pod != null) {
+        reconcile(pod, false);
+      }
+    }, backoffSeconds, TimeUnit.SECONDS);
   }
 
   private LocalPod launch(Pod pod) {
@@ -143,6 +168,7 @@ public final class LocalPodRunner implements AutoCloseable {
     try {
       Process process = builder.start();
       process.getOutputStream().close();
+      process.onExit().thenRun(() -> events.execute(() -> exited(name, process)));
       String hash = pod.getMetadata().getLabels() == null ? "" : pod.getMetadata().getLabels().getOrDefault(TEMPLATE_HASH_LABEL, "");
       log.info("pod {} (template {}) → pid {} on port {}, log {}", name, hash, process.pid(), port, logFile);
       return new LocalPod(name, port, process.pid(), hash, process);

@@ -126,4 +126,24 @@ class LocalPodRunnerIT {
     await().atMost(Duration.ofSeconds(20)).until(() -> runner.pods().containsKey("demo-4"));
     assertThat(runner.pods()).doesNotContainKey("demo-3");
   }
+
+  @Test
+  void restartsAProcessThatExitsWhileItsPodExists() throws Exception {
+    Path starts = workdir.resolve("crashing.starts");
+    try (LocalPodRunner crashing = new LocalPodRunner(kube.client(), NS, "app=crashing", null,
+        List.of("sh", "-c", "echo started >> \"" + starts + "\"; exit 3"), workdir.resolve("crashing")).start()) {
+      Pod pod = pod("crash-1", "jkl012");
+      pod.getMetadata().getLabels().put("app", "crashing");
+      kube.client().resource(pod).create();
+      markRunning("crash-1");
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(starts) && Files.readAllLines(starts).size() >= 3);
+
+      kube.client().pods().inNamespace(NS).withName("crash-1").withGracePeriod(0).delete();
+      await().atMost(Duration.ofSeconds(20)).until(() -> !crashing.pods().containsKey("crash-1"));
+      int afterDelete = Files.readAllLines(starts).size();
+      Thread.sleep(5_000); // longer than the back-off reached so far (1 s, 2 s, 4 s)
+      assertThat(Files.readAllLines(starts)).as("no restart once the pod is gone").hasSize(afterDelete);
+    }
+  }
 }
