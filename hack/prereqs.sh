@@ -59,6 +59,15 @@ k8s_ldflags() {
   echo "$f"
 }
 
+# Like helm's Makefile: without these, helm assumes Kubernetes v1.20 for template and lint.
+helm_ldflags() {
+  local minor
+  minor="$(cut -d. -f2 <<<"$K8S_VERSION")"
+  echo "-X helm.sh/helm/v3/internal/version.version=v$HELM_VERSION" \
+    "-X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$minor" \
+    "-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$minor"
+}
+
 main() {
   command -v go >/dev/null || die "go not found: install Go 1.24+ (the hack/tools modules need it)"
   timed "apt packages" install_apt_packages
@@ -73,7 +82,7 @@ main() {
     "-X github.com/argoproj/argo-rollouts/utils/version.version=$ARGO_ROLLOUTS_VERSION" \
     github.com/argoproj/argo-rollouts/cmd/rollouts-controller
   timed "helm v$HELM_VERSION" build_tools helm "$HELM_BIN" \
-    "-X helm.sh/helm/v3/internal/version.version=v$HELM_VERSION" helm.sh/helm/v3/cmd/helm
+    "$(helm_ldflags)" helm.sh/helm/v3/cmd/helm
 
   # Argo Rollouts CRDs straight from the module that built the controller.
   local src
