@@ -6,12 +6,12 @@ import java.util.SplittableRandom;
  * Draws ranks 1..n with probability proportional to {@code 1 / rank^s}, by inverting a precomputed
  * cumulative distribution (binary search, no allocation per draw). Rank 1 is the hottest.
  */
-final class Zipf {
+public final class Zipf {
 
   private final double[] cdf;
 
   /** @throws IllegalArgumentException if {@code n < 1} or {@code s <= 0} */
-  Zipf(int n, double s) {
+  public Zipf(int n, double s) {
     if (n < 1 || !(s > 0)) {
       throw new IllegalArgumentException("Zipf needs n >= 1 and s > 0, got n=" + n + ", s=" + s);
     }
@@ -27,7 +27,7 @@ final class Zipf {
   }
 
   /** Returns a rank in 1..n. */
-  int next(SplittableRandom random) {
+  public int next(SplittableRandom random) {
     double u = random.nextDouble();
     int lo = 0;
     int hi = cdf.length - 1;

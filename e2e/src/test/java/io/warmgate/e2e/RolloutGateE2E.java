@@ -1,0 +1,208 @@
+package io.warmgate.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.testing.DealSeeder;
+import io.warmgate.testing.KwokClusterExtension;
+import io.warmgate.testing.RedisExtension;
+import io.warmgate.testing.SpannerEmulatorExtension;
+import io.warmgate.testing.WarmgatePaths;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The rollout gate end to end: the real Argo Rollouts controller on a kwok cluster, the operator as
+ * its own process (webhook included), deal-service pods as local processes with the env the
+ * webhook injected, the real Redis and Spanner emulator, and Zipf traffic.
+ */
+class RolloutGateE2E {
+
+  @RegisterExtension
+  static final KwokClusterExtension cluster = new KwokClusterExtension();
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  @RegisterExtension
+  static final SpannerEmulatorExtension spanner = new SpannerEmulatorExtension();
+
+  private static final int DEALS = 2_000;
+  private static final int HOT_SET = 200;
+  private static final Path WORK = WarmgatePaths.processLogDir().resolve("e2e");
+
+  private static OperatorProcess operator;
+  private static RedisClient redisClient;
+  private static StatefulRedisConnection<String, String> connection;
+  private static RedisCommands<String, String> valkey;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    DealSeeder.seed(spanner.databaseClient(), DEALS);
+    KubernetesClient client = cluster.client();
+    try (Stream<Path> crds = Files.list(Repo.dir().resolve("crds"))) {
+      for (Path crd : crds.toList()) {
+        client.load(Files.newInputStream(crd)).serverSideApply();
+      }
+    }
+    client.resource(new NamespaceBuilder().withNewMetadata().withName("warmgate-system").endMetadata().build())
+        .serverSideApply();
+    operator = new OperatorProcess(cluster.kubeconfigPath(), WORK);
+    String webhook = Repo.manifest("examples/local/webhook.yaml")
+        .replace("127.0.0.1:18443", "127.0.0.1:" + operator.webhookPort());
+    client.load(new ByteArrayInputStream(webhook.getBytes(StandardCharsets.UTF_8))).serverSideApply();
+    operator.start();
+    redisClient = RedisClient.create(redis.uri());
+    connection = redisClient.connect();
+    valkey = connection.sync();
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    if (operator != null) {
+      operator.close();
+    }
+    if (connection != null) {
+      connection.close();
+      redisClient.shutdown();
+    }
+  }
+
+  private static DealRollout deploy(String name, Map<String, Object> warmup) {
+    DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), name,
+        redis.host() + ":" + redis.port(),
+        Map.of("SPANNER_EMULATOR_HOST", spanner.emulatorHost(),
+            "SPANNER_PROJECT", spanner.projectId(),
+            "SPANNER_INSTANCE", spanner.instanceId(),
+            "SPANNER_DATABASE", spanner.databaseId()),
+        warmup, WORK);
+    await(name + " Healthy with 4 serving pods").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+        .until(() -> app.healthyAndDone() && app.runningPods() == 4
+            && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));
+    return app;
+  }
+
+  /** Traffic until the cache's hot set holds the hot-set size. */
+  private static Traffic warmUpHotSet(DealRollout app) {
+    Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 150, 42);
+    await(app.name + " hot set of " + HOT_SET).atMost(Duration.ofMinutes(3))
+        .until(() -> valkey.zcard("{wg:" + app.cacheName + "}:hot") >= HOT_SET);
+    return traffic;
+  }
+
+  /** The share of the current top-N hot ids present in {@code schemaHash}'s key space, in percent. */
+  private static double coverage(String cache, String schemaHash) {
+    List<String> hot = valkey.zrevrange("{wg:" + cache + "}:hot", 0, HOT_SET - 1);
+    long present = hot.stream().filter(id -> valkey.exists("wg:" + cache + ":" + schemaHash + ":" + id) == 1).count();
+    return 100.0 * present / hot.size();
+  }
+
+  private static long stat(String cache, String schemaHash, String field) {
+    String value = valkey.hget("{wg:" + cache + "}:stats:" + schemaHash, field);
+    return value == null ? 0 : Long.parseLong(value);
+  }
+
+  @Test
+  void schemaChangeIsHeldPreloadedAndReleasedOnceWarm() throws Exception {
+    try (DealRollout app = deploy("e2e-schema", Map.of("mode", "Preload", "hotSetSize", HOT_SET,
+            "preloadRate", 100, "minCoverage", 95, "maxWait", "5m", "onTimeout", "Hold"));
+        Traffic traffic = warmUpHotSet(app)) {
+      app.setEnv("DEAL_SCHEMA_VERSION", "v2");
+
+      await("canary held at the gate").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+          .until(() -> app.paused() && List.of("Waiting", "Warming").contains(app.gate().get("phase")));
+      String canaryHash = await("canary schema hash known").atMost(Duration.ofMinutes(1))
+          .until(() -> (String) app.gate().get("canarySchemaHash"), h -> h != null && !h.isEmpty());
+      assertThat(canaryHash).isNotEqualTo(app.gate().get("stableSchemaHash"));
+
+      // Watch closely for the release; the moment it happens, the canary's key space must be warm.
+      await("pause released").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
+          .until(() -> !app.paused());
+      double coverageAtRelease = coverage(app.cacheName, canaryHash);
+      assertThat(coverageAtRelease).as("coverage of the top %d hot ids when the pause was released", HOT_SET)
+          .isGreaterThanOrEqualTo(95.0);
+
+      await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);
+      assertThat(app.gate().get("phase")).isEqualTo("Promoted");
+      long originReads = stat(app.cacheName, canaryHash, "originLoads");
+      long distinctKeys = valkey.pfcount("{wg:" + app.cacheName + "}:keys:" + canaryHash);
+      assertThat(originReads).as("Spanner reads of the v2 key space vs the distinct keys it holds")
+          .isLessThanOrEqualTo(Math.round(1.05 * distinctKeys) + 5);
+    }
+  }
+
+  @Test
+  void sameSchemaIsReleasedAtOnceAndSkipped() throws Exception {
+    try (DealRollout app = deploy("e2e-skip", Map.of("mode", "Preload", "hotSetSize", HOT_SET,
+            "preloadRate", 100, "minCoverage", 95, "maxWait", "5m", "onTimeout", "Hold"));
+        Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 50, 7)) {
+      Object firstRevision = app.rolloutStatus().get("stableRS");
+      long start = System.nanoTime();
+      app.setEnv("APP_REVISION", "2");
+
+      await("rollout Healthy on the new revision").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+          .until(() -> app.healthyAndDone() && !firstRevision.equals(app.rolloutStatus().get("stableRS")));
+      assertThat(app.gate().get("phase")).isEqualTo("Skipped");
+      long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+      assertThat(seconds).as("a same-schema rollout waits for nothing but pods").isLessThan(60);
+    }
+  }
+
+  @Test
+  void spannerDownDuringPreloadTimesOutAndAborts() throws Exception {
+    try (DealRollout app = deploy("e2e-abort", Map.of("mode", "Preload", "hotSetSize", HOT_SET,
+            "preloadRate", 20, "minCoverage", 95, "maxWait", "40s", "onTimeout", "Abort"));
+        Traffic traffic = warmUpHotSet(app)) {
+      spanner.stop();
+      try {
+        app.setEnv("DEAL_SCHEMA_VERSION", "v2");
+        await("rollout aborted").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+            .until(() -> Boolean.TRUE.equals(app.rolloutStatus().get("abort")));
+        assertThat(app.gate().get("phase")).isEqualTo("TimedOut");
+      } finally {
+        spanner.start();
+        DealSeeder.seed(spanner.databaseClient(), DEALS);
+      }
+    }
+  }
+
+  @Test
+  void operatorKilledMidWarmNeverReleasesEarly() throws Exception {
+    try (DealRollout app = deploy("e2e-restart", Map.of("mode", "Preload", "hotSetSize", HOT_SET,
+            "preloadRate", 20, "minCoverage", 95, "maxWait", "5m", "onTimeout", "Hold"));
+        Traffic traffic = warmUpHotSet(app)) {
+      app.setEnv("DEAL_SCHEMA_VERSION", "v2");
+      await("warming").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+          .until(() -> app.paused() && "Warming".equals(app.gate().get("phase")));
+      String canaryHash = (String) app.gate().get("canarySchemaHash");
+
+      operator.kill();
+      // With the operator gone, nothing may release the canary (preload goes on in the agents).
+      for (int i = 0; i < 10; i++) {
+        assertThat(app.paused()).as("still held %d s after the operator died", i).isTrue();
+        Thread.sleep(1_000);
+      }
+      operator.start();
+
+      await("pause released").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
+          .until(() -> !app.paused());
+      assertThat(coverage(app.cacheName, canaryHash)).isGreaterThanOrEqualTo(95.0);
+      await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);
+    }
+  }
+}
