@@ -1,5 +1,6 @@
 package io.warmgate.operator;
 
+import io.warmgate.operator.inject.WebhookSettings;
 import io.warmgate.operator.model.Durations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,10 +31,12 @@ import java.util.stream.Collectors;
  *     WARMGATE_VALKEY_TIMEOUT}, default 2s)
  * @param shutdownTimeout how long a graceful stop waits for running reconciliations ({@code
  *     WARMGATE_SHUTDOWN_TIMEOUT}, default 20s)
+ * @param webhook the pod-injection webhook ({@code WARMGATE_WEBHOOK_*}, see {@link
+ *     WebhookSettings})
  */
 public record OperatorSettings(Set<String> namespaces, boolean leaderElection, String leaseName,
     String leaseNamespace, String identity, int httpPort, Duration valkeyRecheck,
-    Duration valkeyTimeout, Duration shutdownTimeout) {
+    Duration valkeyTimeout, Duration shutdownTimeout, WebhookSettings webhook) {
 
   static final Path SERVICE_ACCOUNT_NAMESPACE =
       Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
@@ -43,17 +46,18 @@ public record OperatorSettings(Set<String> namespaces, boolean leaderElection, S
     Set<String> namespaces = Arrays.stream(env.getOrDefault("WARMGATE_NAMESPACES", "").split(","))
         .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toUnmodifiableSet());
     boolean leaderElection = bool(env, "WARMGATE_LEADER_ELECTION", true);
-    String leaseNamespace = env.get("WARMGATE_LEASE_NAMESPACE");
-    if (leaseNamespace == null || leaseNamespace.isBlank()) {
-      leaseNamespace = env.get("POD_NAMESPACE");
-    }
-    if ((leaseNamespace == null || leaseNamespace.isBlank())
+    String podNamespace = env.get("POD_NAMESPACE");
+    if ((podNamespace == null || podNamespace.isBlank())
         && Files.isReadable(SERVICE_ACCOUNT_NAMESPACE)) {
       try {
-        leaseNamespace = Files.readString(SERVICE_ACCOUNT_NAMESPACE, StandardCharsets.UTF_8).trim();
+        podNamespace = Files.readString(SERVICE_ACCOUNT_NAMESPACE, StandardCharsets.UTF_8).trim();
       } catch (IOException e) {
-        leaseNamespace = null;
+        podNamespace = null;
       }
+    }
+    String leaseNamespace = env.get("WARMGATE_LEASE_NAMESPACE");
+    if (leaseNamespace == null || leaseNamespace.isBlank()) {
+      leaseNamespace = podNamespace;
     }
     if (leaderElection && (leaseNamespace == null || leaseNamespace.isBlank())) {
       throw new IllegalArgumentException("Leader election needs the Lease's namespace: set "
@@ -72,7 +76,8 @@ public record OperatorSettings(Set<String> namespaces, boolean leaderElection, S
         env.getOrDefault("WARMGATE_LEASE_NAME", "warmgate-operator"), leaseNamespace, identity,
         port, duration(env, "WARMGATE_VALKEY_RECHECK_INTERVAL", "30s"),
         duration(env, "WARMGATE_VALKEY_TIMEOUT", "2s"),
-        duration(env, "WARMGATE_SHUTDOWN_TIMEOUT", "20s"));
+        duration(env, "WARMGATE_SHUTDOWN_TIMEOUT", "20s"),
+        WebhookSettings.fromEnvironment(env, podNamespace));
   }
 
   private static boolean bool(Map<String, String> env, String name, boolean fallback) {

@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.warmgate.operator.inject.InjectionWebhook;
 import io.warmgate.operator.policy.CachePolicyReconciler;
 import io.warmgate.operator.valkey.ValkeyClients;
 import java.io.IOException;
@@ -37,7 +38,11 @@ public final class WarmgateOperator implements AutoCloseable {
   private final ValkeyClients valkey;
   private final PrometheusMeterRegistry registry;
   private final HttpEndpoints http;
+  /** Null when the webhook is disabled; serves in every replica, leader or not. */
+  private final InjectionWebhook webhook;
   private final AtomicBoolean stopping = new AtomicBoolean();
+  /** False while this replica waits for the Lease; always true without leader election. */
+  private final AtomicBoolean leading = new AtomicBoolean();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
   private WarmgateOperator(OperatorSettings settings, KubernetesClient client) throws IOException {
@@ -71,8 +76,11 @@ public final class WarmgateOperator implements AutoCloseable {
             .withIdentity(settings.identity())
             .withExitOnStopLeading(false)
             .withLeaderCallbacks(new LeaderCallbacks(
-                () -> log.info("{} leads through Lease {}/{}", settings.identity(),
-                    settings.leaseNamespace(), settings.leaseName()),
+                () -> {
+                  leading.set(true);
+                  log.info("{} leads through Lease {}/{}", settings.identity(),
+                      settings.leaseNamespace(), settings.leaseName());
+                },
                 this::lostLeadership,
                 leader -> log.info("Lease {}/{} is held by {}", settings.leaseNamespace(),
                     settings.leaseName(), leader)))
@@ -86,6 +94,10 @@ public final class WarmgateOperator implements AutoCloseable {
         config.settingNamespaces(settings.namespaces());
       }
     });
+    leading.set(!settings.leaderElection());
+    this.webhook = settings.webhook().enabled()
+        ? InjectionWebhook.start(settings.webhook(), settings.namespaces(), client, registry)
+        : null;
     this.http = new HttpEndpoints(settings.httpPort(), () -> !stopping.get(), this::isReady,
         registry::scrape);
   }
@@ -126,15 +138,33 @@ public final class WarmgateOperator implements AutoCloseable {
     exit.start();
   }
 
-  /** Whether the controller runs with healthy informers. */
+  /**
+   * Whether this replica serves: the leader once its controller runs with healthy informers, a
+   * follower as soon as it started (it serves the webhook while it waits for the Lease, and a
+   * Deployment of several replicas must see them available to roll out).
+   */
   public boolean isReady() {
-    return !stopping.get() && operator.getRuntimeInfo().isStarted()
-        && operator.getRuntimeInfo().allEventSourcesAreHealthy();
+    if (stopping.get() || !operator.getRuntimeInfo().isStarted()) {
+      return false;
+    }
+    return !leading.get() || operator.getRuntimeInfo().allEventSourcesAreHealthy();
   }
 
   /** The port serving /healthz, /readyz and /metrics. */
   public int httpPort() {
     return http.port();
+  }
+
+  /**
+   * The HTTPS port of the pod-injection webhook.
+   *
+   * @throws IllegalStateException if the webhook is disabled (WARMGATE_WEBHOOK_ENABLED)
+   */
+  public int webhookPort() {
+    if (webhook == null) {
+      throw new IllegalStateException("the webhook is disabled; set WARMGATE_WEBHOOK_ENABLED=true");
+    }
+    return webhook.port();
   }
 
   /** Stops reconciling (waiting for running reconciliations), closes Valkey clients and HTTP. */
@@ -147,6 +177,9 @@ public final class WarmgateOperator implements AutoCloseable {
     try {
       operator.stop();
     } finally {
+      if (webhook != null) {
+        webhook.close();
+      }
       valkey.close();
       gcMetrics.close();
       http.close();

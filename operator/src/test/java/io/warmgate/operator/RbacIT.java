@@ -6,6 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.warmgate.operator.gate.FakeAgents;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.status.Conditions;
@@ -21,8 +25,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -81,10 +88,40 @@ class RbacIT {
       assertThat(metrics).contains("jvm_memory_used_bytes").contains("warmgate_valkey_clients")
           .contains("operator_sdk_");
 
+      gateReleasesAHeldRollout(admin, policies, ns);
+
       admin.resources(CachePolicy.class).inNamespace(ns).withName("deals").delete();
       await().atMost(Policies.WITHIN)
           .until(() -> policies.get(ns, "deals") == null);
     }
+  }
+
+  /** The gate re-reads, releases and records Events on a Rollout as the service account. */
+  static void gateReleasesAHeldRollout(KubernetesClient admin, Policies policies, String ns) {
+    policies.rollout(ns, "app");
+    admin.genericKubernetesResources("argoproj.io/v1alpha1", "Rollout").inNamespace(ns)
+        .withName("app").subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
+            Serialization.asJson(Map.of("status", Map.of("currentPodHash", "canary1",
+                "stableRS", "stable1", "currentStepIndex", 1, "controllerPause", true,
+                "pauseConditions", List.of(Map.of("reason", "CanaryPauseStep",
+                    "startTime", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()))))));
+    FakeAgents agents = new FakeAgents(redis.uri(), "gate");
+    agents.register("app-stable", "stable1", "aaa111");
+    agents.register("app-canary", "canary1", "aaa111");
+
+    policies.policy(ns, "gate", TargetKind.Rollout, "app", redis.host() + ":" + redis.port(),
+        null);
+
+    policies.awaitCondition(ns, "gate", Conditions.ROLLOUT_HELD, "False", "SchemaUnchanged");
+    assertThat(admin.genericKubernetesResources("argoproj.io/v1alpha1", "Rollout").inNamespace(ns)
+        .withName("app").get().getAdditionalProperties().get("status"))
+        .asInstanceOf(InstanceOfAssertFactories.MAP).doesNotContainKey("pauseConditions");
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(admin.v1().events().inNamespace(ns).list().getItems())
+            .anyMatch(e -> "Rollout".equals(e.getInvolvedObject().getKind())
+                && "SchemaUnchanged".equals(e.getReason())));
+    assertThat(policies.condition(ns, "gate", Conditions.READY)).hasValueSatisfying(c ->
+        assertThat(c.getReason()).isEqualTo("Reconciled"));
   }
 
   static int get(WarmgateOperator operator, String path) throws IOException, InterruptedException {

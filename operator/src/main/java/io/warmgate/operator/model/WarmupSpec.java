@@ -77,6 +77,13 @@ public class WarmupSpec {
       + "equals the stable one, since it reads the same warm namespace. Defaults to true.")
   private Boolean skipWhenSchemaUnchanged = Boolean.TRUE;
 
+  @Min(0)
+  @Max(999)
+  @JsonPropertyDescription("Index (0-based) of the Rollout's canary step at which the gate holds "
+      + "the canary; it must be a pause step. Defaults to the first indefinite pause step "
+      + "(pause: {}).")
+  private Integer gateStep;
+
   public WarmupMode getMode() {
     return mode;
   }
@@ -147,5 +154,13 @@ public class WarmupSpec {
 
   public void setSkipWhenSchemaUnchanged(Boolean skipWhenSchemaUnchanged) {
     this.skipWhenSchemaUnchanged = skipWhenSchemaUnchanged;
+  }
+
+  public Integer getGateStep() {
+    return gateStep;
+  }
+
+  public void setGateStep(Integer gateStep) {
+    this.gateStep = gateStep;
   }
 }

@@ -19,11 +19,14 @@ import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.warmgate.operator.gate.RolloutGate;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.SecretKeyRef;
+import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.ValkeySpec;
 import io.warmgate.operator.status.Conditions;
@@ -48,8 +51,14 @@ import org.slf4j.LoggerFactory;
  * Resolves a CachePolicy's target and password Secret, checks its Valkey, and reports the outcome
  * as the {@code Ready} and {@code L2Reachable} conditions plus an Event per transition.
  *
+ * <p>For a Rollout target it also runs the {@link RolloutGate}, which holds the canary at its
+ * gate step until the canary's namespace is warm and reports {@code Warmed}, {@code RolloutHeld},
+ * {@code status.gate} and {@code status.namespaces}.
+ *
  * <p>Reconciles again on every spec change, on changes of the referenced Secret or target, and
- * every recheck interval to follow Valkey. A failing policy never affects another one.
+ * every recheck interval to follow Valkey; every {@link #GATE_INTERVAL} while a canary is in
+ * progress, so a warm canary is released within about that long. A failing policy never affects
+ * another one.
  */
 @ControllerConfiguration(name = CachePolicyReconciler.NAME)
 public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<CachePolicy> {
@@ -57,6 +66,8 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
   public static final String NAME = "cachepolicy";
   static final String SECRET_INDEX = "warmgate.io/secret";
   static final String TARGET_INDEX = "warmgate.io/target";
+  /** How often the gate looks again while a canary is in progress. */
+  static final Duration GATE_INTERVAL = Duration.ofSeconds(1);
 
   private static final Logger log = LoggerFactory.getLogger(CachePolicyReconciler.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -66,6 +77,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
   private final Clock clock;
   private final Duration recheckInterval;
   private final boolean rolloutsInstalled;
+  private final RolloutGate gate;
 
   private InformerEventSource<Secret, CachePolicy> secrets;
   private TargetLookup targets;
@@ -84,6 +96,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
     this.conditions = new Conditions(clock);
     this.recheckInterval = recheckInterval;
     this.rolloutsInstalled = rolloutsInstalled;
+    this.gate = new RolloutGate(clock, RolloutGate.DEFAULT_AGENT_GRACE);
   }
 
   @Override
@@ -147,6 +160,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
     Check ready = evaluate(policy, status, generation, transitions);
     set(transitions, status, generation, Conditions.READY, ready.ok(), ready.reason(),
         ready.message());
+    boolean gateActive = runGate(policy, status, generation, context);
     status.setObservedGeneration(generation);
 
     PolicyEvents events = new PolicyEvents(context.getClient(), clock);
@@ -158,7 +172,54 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
     UpdateControl<CachePolicy> control = sameJson(before, status)
         ? UpdateControl.noUpdate()
         : UpdateControl.patchStatus(statusPatch(policy, status));
-    return control.rescheduleAfter(recheckInterval);
+    return control.rescheduleAfter(gateActive && GATE_INTERVAL.compareTo(recheckInterval) < 0
+        ? GATE_INTERVAL : recheckInterval);
+  }
+
+  /**
+   * Runs the rollout gate when the policy is valid and targets an existing Rollout, and writes
+   * its view into {@code status}. The gate records its own Events (on the policy and the Rollout).
+   *
+   * @return whether a canary is in progress
+   */
+  private boolean runGate(CachePolicy policy, CachePolicyStatus status, long generation,
+      Context<CachePolicy> context) {
+    CachePolicySpec spec = policy.getSpec();
+    if (spec == null || spec.getTargetRef() == null
+        || spec.getTargetRef().getKind() != TargetKind.Rollout
+        || !SpecChecks.problems(spec).isEmpty()) {
+      return false;
+    }
+    Optional<HasMetadata> target =
+        targets.find(policy.getMetadata().getNamespace(), spec.getTargetRef()).target();
+    if (target.isEmpty() || !(target.get() instanceof GenericKubernetesResource rollout)) {
+      return false;
+    }
+    StatefulRedisConnection<String, String> connection = null;
+    String problem = null;
+    if (Conditions.isTrue(status, Conditions.L2_REACHABLE)) {
+      try {
+        connection = valkey.connection(ResourceID.fromResource(policy).toString());
+      } catch (RuntimeException e) {
+        problem = e.getMessage();
+      }
+    } else {
+      problem = Conditions.find(status, Conditions.L2_REACHABLE).map(Condition::getMessage)
+          .orElse("Valkey was not checked");
+    }
+    RolloutGate.Outcome outcome =
+        gate.run(context.getClient(), policy, rollout, connection, problem);
+    status.setGate(outcome.gate());
+    status.setNamespaces(outcome.namespaces());
+    if (outcome.warmed() != null) {
+      conditions.set(status, generation, Conditions.WARMED, outcome.warmed().status(),
+          outcome.warmed().reason(), outcome.warmed().message());
+    }
+    if (outcome.held() != null) {
+      conditions.set(status, generation, Conditions.ROLLOUT_HELD, outcome.held().status(),
+          outcome.held().reason(), outcome.held().message());
+    }
+    return outcome.active();
   }
 
   /** Runs the checks in order and returns what Ready should say. */

@@ -101,6 +101,10 @@ final class SpecChecks {
     if ((warmup.getMinHitRatio() == null) != (warmup.getHitRatioWindow() == null)) {
       problems.add("spec.warmup.minHitRatio and spec.warmup.hitRatioWindow are set together");
     }
+    if (warmup.getGateStep() != null && warmup.getGateStep() < 0) {
+      problems.add("spec.warmup.gateStep (" + warmup.getGateStep()
+          + ") must be the 0-based index of a canary pause step");
+    }
     duration(problems, "spec.warmup.maxWait", warmup.getMaxWait(), true);
     if (warmup.getHitRatioWindow() != null) {
       duration(problems, "spec.warmup.hitRatioWindow", warmup.getHitRatioWindow(), true);

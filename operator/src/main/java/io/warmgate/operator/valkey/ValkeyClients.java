@@ -61,6 +61,26 @@ public final class ValkeyClients implements AutoCloseable {
         + String.join(", ", endpoint.addresses()));
   }
 
+  /**
+   * The kept connection to the first address of the endpoint {@code user} last {@link #probe
+   * probed}, reopened if it broke; the rollout gate reads and writes control keys through it.
+   * Agents use the first address too (standalone Valkey).
+   *
+   * @throws IllegalStateException if {@code user} has not probed an endpoint
+   * @throws io.lettuce.core.RedisException if the connection cannot be opened
+   */
+  public StatefulRedisConnection<String, String> connection(String user) {
+    Shared shared;
+    synchronized (this) {
+      ValkeyEndpoint endpoint = byUser.get(user);
+      shared = endpoint == null ? null : byEndpoint.get(endpoint);
+    }
+    if (shared == null) {
+      throw new IllegalStateException("No Valkey endpoint for " + user + "; probe it first");
+    }
+    return shared.connection(shared.endpoint.addresses().get(0));
+  }
+
   /** {@code user} no longer uses any endpoint; closes the client if it was the last user. */
   public void release(String user) {
     Shared toClose = null;
@@ -154,6 +174,18 @@ public final class ValkeyClients implements AutoCloseable {
         discard(address);
         throw e;
       }
+    }
+
+    /** The open connection to {@code address}, opened now when there is none or it closed. */
+    synchronized StatefulRedisConnection<String, String> connection(String address) {
+      StatefulRedisConnection<String, String> kept = connections.get(address);
+      if (kept != null && kept.isOpen()) {
+        return kept;
+      }
+      discard(address);
+      StatefulRedisConnection<String, String> fresh = client.connect(uri(address));
+      connections.put(address, fresh);
+      return fresh;
     }
 
     private void discard(String address) {

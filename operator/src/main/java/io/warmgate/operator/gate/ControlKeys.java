@@ -1,0 +1,80 @@
+package io.warmgate.operator.gate;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * The Valkey key names of one cache, exactly as {@code docs/valkey-layout.md} defines them and
+ * the agent's {@code KeySpace} builds them. The only place in the operator that builds keys.
+ */
+final class ControlKeys {
+
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  private final String cacheName;
+  private final String tag;
+
+  ControlKeys(String cacheName) {
+    this.cacheName = Objects.requireNonNull(cacheName, "cacheName");
+    this.tag = "{wg:" + cacheName + "}";
+  }
+
+  /** {@code T:agents}, the agent registry. */
+  String agents() {
+    return tag + ":agents";
+  }
+
+  /** {@code T:hot}, the decayed hot-id sorted set. */
+  String hot() {
+    return tag + ":hot";
+  }
+
+  /** {@code T:stats:<hash>:<bucket>}, counters of the 10-second bucket starting at epoch second. */
+  String statsBucket(String schemaHash, long bucketEpochSecond) {
+    return tag + ":stats:" + schemaHash + ":" + bucketEpochSecond;
+  }
+
+  /** {@code T:keys:<hash>}, the HyperLogLog of ids written to the namespace. */
+  String keys(String schemaHash) {
+    return tag + ":keys:" + schemaHash;
+  }
+
+  /** {@code T:warm:<hash>}, the warm job of the namespace. */
+  String warmJob(String schemaHash) {
+    return tag + ":warm:" + schemaHash;
+  }
+
+  /** {@code T:warm:<hash>:ids}, the ids the warm job loads. */
+  String warmIds(String schemaHash) {
+    return tag + ":warm:" + schemaHash + ":ids";
+  }
+
+  /** {@code wg:<cache>:<hash>:<escapedId>}, the value key of {@code id}. */
+  String value(String schemaHash, String id) {
+    return "wg:" + cacheName + ":" + schemaHash + ":" + escape(id);
+  }
+
+  /**
+   * Escapes an id the way the agent does: the UTF-8 bytes that are ASCII letters, digits,
+   * {@code -}, {@code _}, {@code .} or {@code ~} stay, every other byte becomes {@code %XX}
+   * (upper-case hex).
+   */
+  static String escape(String id) {
+    byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
+    StringBuilder out = new StringBuilder(utf8.length);
+    for (byte b : utf8) {
+      int c = b & 0xFF;
+      if (isSafe(c)) {
+        out.append((char) c);
+      } else {
+        out.append('%').append(HEX[c >>> 4]).append(HEX[c & 0xF]);
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean isSafe(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+        || c == '-' || c == '_' || c == '.' || c == '~';
+  }
+}

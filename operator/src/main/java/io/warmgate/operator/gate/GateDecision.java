@@ -1,0 +1,168 @@
+package io.warmgate.operator.gate;
+
+import io.warmgate.operator.model.GatePhase;
+import io.warmgate.operator.model.WarmupMode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The rollout gate's decision table: a pure function from {@link GateInputs} to a
+ * {@link Decision}. It acts (releases, aborts, opens a warm job) only when the rollout is held at
+ * its gate step: canary pod hash ≠ stable, {@code currentStepIndex} = gate step, a
+ * {@code CanaryPauseStep} pause condition, not aborted. Anything it cannot establish holds.
+ */
+public final class GateDecision {
+
+  /** Phases in which the gate is done with a canary; an EnumSet, so contains(null) is false. */
+  private static final Set<GatePhase> FINISHED =
+      EnumSet.of(GatePhase.Promoted, GatePhase.Skipped, GatePhase.TimedOut);
+
+  private GateDecision() {}
+
+  /** Decides what to do about {@code in.rollout()}. */
+  public static Decision decide(GateInputs in) {
+    RolloutView r = in.rollout();
+    boolean finished = in.previous() != null && FINISHED.contains(in.previous());
+    if (!r.canaryInProgress()) {
+      if (finished) {
+        // The canary this gate finished is now stable: keep showing how its gate ended.
+        return new Decision.Pass(in.previous(), GateReasons.NO_CANARY,
+            "no canary in progress; " + r.currentPodHash() + " passed the gate and is stable");
+      }
+      return new Decision.Pass(GatePhase.Idle, GateReasons.NO_CANARY,
+          r.currentPodHash() == null ? "no canary in progress"
+              : "no canary in progress; pods run " + r.currentPodHash());
+    }
+    String canary = "canary " + r.currentPodHash();
+    if (r.abort()) {
+      return in.previous() == GatePhase.TimedOut
+          ? new Decision.Pass(GatePhase.TimedOut, GateReasons.ROLLOUT_ABORTED,
+              canary + " was aborted by onTimeout Abort after warmup.maxWait")
+          : new Decision.Pass(GatePhase.Aborted, GateReasons.ROLLOUT_ABORTED,
+              canary + " was aborted");
+    }
+    if (!in.gateStep().found()) {
+      return new Decision.Pass(GatePhase.Waiting, GateReasons.NO_GATE_STEP,
+          "cannot hold " + canary + ": " + in.gateStep().problem());
+    }
+    int gate = in.gateStep().index();
+    Integer step = r.currentStepIndex();
+    if (step == null || step < gate) {
+      return new Decision.Pass(GatePhase.Waiting, GateReasons.BEFORE_GATE_STEP, canary
+          + " is at step " + (step == null ? "?" : step) + "; the gate holds at step " + gate);
+    }
+    if (step > gate) {
+      return new Decision.Pass(finished ? in.previous() : GatePhase.Promoted,
+          GateReasons.PASSED_GATE, canary + " passed the gate step " + gate
+              + (finished ? "" : " without the gate releasing it (promoted by hand?)"));
+    }
+    Instant heldSince = r.canaryPauseStart().orElse(null);
+    if (heldSince == null) {
+      return new Decision.Pass(finished ? in.previous() : GatePhase.Waiting,
+          GateReasons.NOT_PAUSED, canary + " is at the gate step " + gate
+              + (finished ? " and was released" : " but not paused there yet"));
+    }
+    return held(in, heldSince);
+  }
+
+  /** The rollout is held at its gate step since {@code heldSince}. */
+  private static Decision held(GateInputs in, Instant heldSince) {
+    GateInputs.Observed seen = in.observed();
+    GateInputs.Warmup rules = in.warmup();
+    String podHash = in.rollout().currentPodHash();
+    Duration held = Duration.between(heldSince, in.now());
+    if (held.isNegative()) {
+      held = Duration.ZERO;
+    }
+    if (!seen.reachable()) {
+      return new Decision.Hold(keepOr(in.previous(), GatePhase.Waiting),
+          GateReasons.L2_UNREACHABLE, "held: Valkey cannot be read (" + seen.problem()
+              + "), so the canary's warmth is unknown");
+    }
+    if (seen.canarySchemas().isEmpty()) {
+      if (held.compareTo(in.agentGrace()) < 0) {
+        return new Decision.Hold(GatePhase.Waiting, GateReasons.WAITING_FOR_AGENTS,
+            "held: waiting for the agents of canary pods " + podHash + " to register");
+      }
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.AGENT_NOT_INJECTED,
+          "held: no agent registered for canary pods " + podHash + " in " + seconds(held)
+              + "; check that they are labelled warmgate.io/cache-policy=<policy> and that the "
+              + "webhook injected WARMGATE_* variables (kubectl describe pod)");
+    }
+    String schema = seen.canarySchema();
+    if (schema == null) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.AMBIGUOUS_SCHEMA_HASH,
+          "held: canary pods " + podHash + " report several schema hashes "
+              + seen.canarySchemas().stream().sorted().toList()
+              + "; one pod template must produce one schema hash");
+    }
+    if (rules.skipWhenSchemaUnchanged() && schema.equals(seen.stableSchema())) {
+      return new Decision.Release(GatePhase.Skipped, GateReasons.SCHEMA_UNCHANGED,
+          "skipped: schema unchanged (" + schema + ")");
+    }
+    Coverage coverage = seen.coverage();
+    boolean covered = coverage != null && coverage.reaches(rules.minCoverage());
+    boolean hitsOk = rules.minHitRatio() == null
+        || (seen.hitRatio() != null && seen.hitRatio() >= rules.minHitRatio());
+    if (covered && hitsOk) {
+      return new Decision.Release(GatePhase.Promoted, GateReasons.COVERAGE_REACHED,
+          "released after " + seconds(held) + ": " + criteria(in));
+    }
+    if (rules.mode() == WarmupMode.Preload && seen.warmJob() == null && coverage != null
+        && coverage.total() > 0) {
+      return new Decision.OpenWarmJob(schema, rules.hotSetSize(), rules.preloadRate());
+    }
+    if (held.compareTo(rules.maxWait()) >= 0) {
+      String notWarm = "not warm after " + seconds(held) + " (warmup.maxWait "
+          + seconds(rules.maxWait()) + "; " + criteria(in) + ")";
+      return switch (rules.onTimeout()) {
+        case Promote -> new Decision.Release(GatePhase.TimedOut, GateReasons.TIMED_OUT,
+            "released by onTimeout Promote: " + notWarm);
+        case Abort -> new Decision.Abort(GateReasons.TIMED_OUT,
+            "aborted by onTimeout Abort: " + notWarm);
+        case Hold -> new Decision.Hold(GatePhase.TimedOut, GateReasons.TIMED_OUT,
+            "held by onTimeout Hold: " + notWarm + "; promote or abort the rollout by hand");
+      };
+    }
+    if (coverage == null || coverage.total() == 0) {
+      return new Decision.Hold(GatePhase.Warming, GateReasons.HOT_SET_EMPTY,
+          "held: the hot set is empty, so coverage cannot be measured; the stable pods' agents "
+              + "record hot ids as they serve traffic");
+    }
+    return new Decision.Hold(GatePhase.Warming, GateReasons.WARMING,
+        "held: warming " + coverage.keys() + " (" + criteria(in) + ")"
+            + (seen.warmJob() == null ? "" : "; " + seen.warmJob().summary()));
+  }
+
+  /** Such as {@code coverage 24.1% of 80% needed, hit ratio 0.52 of 0.90 needed}. */
+  private static String criteria(GateInputs in) {
+    GateInputs.Observed seen = in.observed();
+    GateInputs.Warmup rules = in.warmup();
+    String text = "coverage "
+        + (seen.coverage() == null ? "unknown" : format("%.1f%%", seen.coverage().percent()))
+        + " of " + rules.minCoverage() + "% needed";
+    if (rules.minHitRatio() != null) {
+      text += ", hit ratio " + (seen.hitRatio() == null ? "unknown"
+          : format("%.2f", seen.hitRatio())) + " of " + format("%.2f", rules.minHitRatio())
+          + " needed";
+    }
+    return text;
+  }
+
+  private static GatePhase keepOr(GatePhase previous, GatePhase fallback) {
+    return previous == GatePhase.Warming || previous == GatePhase.TimedOut ? previous : fallback;
+  }
+
+  /** Such as {@code 38 s} or {@code 10m 5s}. */
+  static String seconds(Duration d) {
+    long s = d.toSeconds();
+    return s < 60 ? s + " s" : (s / 60) + "m" + (s % 60 == 0 ? "" : " " + (s % 60) + "s");
+  }
+
+  private static String format(String pattern, Object value) {
+    return String.format(Locale.ROOT, pattern, value);
+  }
+}

@@ -1,0 +1,103 @@
+package io.warmgate.operator.gate;
+
+import io.warmgate.operator.model.Durations;
+import io.warmgate.operator.model.GatePhase;
+import io.warmgate.operator.model.TimeoutAction;
+import io.warmgate.operator.model.WarmupMode;
+import io.warmgate.operator.model.WarmupSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything {@link GateDecision} decides from, read from the cluster and Valkey, never from
+ * memory, so that a restarted operator decides the same.
+ *
+ * @param rollout the Rollout as last observed
+ * @param gateStep the step the gate holds at
+ * @param warmup the policy's warm-up rules
+ * @param previous the gate phase the policy's status records for this same canary pod hash, or
+ *     null when it records none or another canary
+ * @param observed what Valkey says about the canary; {@link Observed#unreachable} when it cannot be
+ *     read
+ * @param now the current time
+ * @param agentGrace how long after the pause began a canary may have no registered agent before
+ *     the gate reports {@code AgentNotInjected}
+ */
+public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
+    GatePhase previous, Observed observed, Instant now, Duration agentGrace) {
+
+  public GateInputs {
+    Objects.requireNonNull(rollout, "rollout");
+    Objects.requireNonNull(gateStep, "gateStep");
+    Objects.requireNonNull(warmup, "warmup");
+    Objects.requireNonNull(observed, "observed");
+    Objects.requireNonNull(now, "now");
+    Objects.requireNonNull(agentGrace, "agentGrace");
+  }
+
+  /** The warm-up rules with defaults applied and durations parsed. */
+  public record Warmup(WarmupMode mode, int hotSetSize, int preloadRate, int minCoverage,
+      Double minHitRatio, Duration hitRatioWindow, Duration maxWait, TimeoutAction onTimeout,
+      boolean skipWhenSchemaUnchanged) {
+
+    /**
+     * Reads {@code spec} (null means all defaults).
+     *
+     * @throws IllegalArgumentException if a duration does not parse; SpecChecks reports that
+     *     before the gate runs
+     */
+    public static Warmup of(WarmupSpec spec) {
+      WarmupSpec s = spec == null ? new WarmupSpec() : spec;
+      WarmupSpec d = new WarmupSpec();
+      return new Warmup(or(s.getMode(), d.getMode()), or(s.getHotSetSize(), d.getHotSetSize()),
+          or(s.getPreloadRate(), d.getPreloadRate()), or(s.getMinCoverage(), d.getMinCoverage()),
+          s.getMinHitRatio(),
+          s.getHitRatioWindow() == null ? null : Durations.parse(s.getHitRatioWindow()),
+          Durations.parse(or(s.getMaxWait(), d.getMaxWait())),
+          or(s.getOnTimeout(), d.getOnTimeout()),
+          or(s.getSkipWhenSchemaUnchanged(), d.getSkipWhenSchemaUnchanged()));
+    }
+
+    private static <T> T or(T value, T fallback) {
+      return value != null ? value : fallback;
+    }
+  }
+
+  /**
+   * What Valkey says about the rollout's namespaces.
+   *
+   * @param reachable whether Valkey could be read; every other field is empty when not
+   * @param problem why Valkey could not be read, or null
+   * @param canarySchemas schema hashes of the live agents with the canary's pod hash
+   * @param stableSchemas schema hashes of the live agents with the stable pod hash
+   * @param coverage the canary namespace's coverage, or null when not measured
+   * @param hitRatio the canary's hit ratio over {@code warmup.hitRatioWindow}, or null when not
+   *     measured or no requests were counted
+   * @param warmJob the canary namespace's warm job, or null when none is open
+   */
+  public record Observed(boolean reachable, String problem, Set<String> canarySchemas,
+      Set<String> stableSchemas, Coverage coverage, Double hitRatio, WarmJob warmJob) {
+
+    public Observed {
+      canarySchemas = Set.copyOf(canarySchemas);
+      stableSchemas = Set.copyOf(stableSchemas);
+    }
+
+    /** Valkey could not be read, because of {@code problem}. */
+    public static Observed unreachable(String problem) {
+      return new Observed(false, problem, Set.of(), Set.of(), null, null, null);
+    }
+
+    /** The single schema hash of the canary's agents, or null when none or several. */
+    public String canarySchema() {
+      return canarySchemas.size() == 1 ? canarySchemas.iterator().next() : null;
+    }
+
+    /** The single schema hash of the stable agents, or null when none or several. */
+    public String stableSchema() {
+      return stableSchemas.size() == 1 ? stableSchemas.iterator().next() : null;
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package io.warmgate.operator.gate;
+
+/**
+ * The CamelCase reasons of the gate's conditions ({@code Warmed}, {@code RolloutHeld}) and
+ * Events.
+ */
+public final class GateReasons {
+
+  /** No canary is in progress: the Rollout's current pod hash is the stable one. */
+  public static final String NO_CANARY = "NoCanary";
+  /** The Rollout has no step the gate can hold at. */
+  public static final String NO_GATE_STEP = "NoGateStep";
+  /** The canary has not reached the gate step yet. */
+  public static final String BEFORE_GATE_STEP = "BeforeGateStep";
+  /** The canary is at the gate step but not (or no longer) paused there. */
+  public static final String NOT_PAUSED = "NotPaused";
+  /** The canary went past the gate step. */
+  public static final String PASSED_GATE = "PassedGate";
+  /** The rollout was aborted. */
+  public static final String ROLLOUT_ABORTED = "RolloutAborted";
+  /** Held: the canary's agents have not registered yet, within the grace period. */
+  public static final String WAITING_FOR_AGENTS = "WaitingForAgents";
+  /** Held: no agent registered for the canary's pod hash after the grace period. */
+  public static final String AGENT_NOT_INJECTED = "AgentNotInjected";
+  /** Held: the canary's agents report more than one schema hash. */
+  public static final String AMBIGUOUS_SCHEMA_HASH = "AmbiguousSchemaHash";
+  /** Held: Valkey cannot be read, so warmth is unknown. */
+  public static final String L2_UNREACHABLE = "L2Unreachable";
+  /** Held: the hot set is empty, so coverage cannot be measured. */
+  public static final String HOT_SET_EMPTY = "HotSetEmpty";
+  /** Held: the canary's namespace is filling. */
+  public static final String WARMING = "Warming";
+  /** maxWait passed before the canary was warm; the message says what onTimeout did. */
+  public static final String TIMED_OUT = "TimedOut";
+  /** Released: the canary's namespace met the warm-up criteria. */
+  public static final String COVERAGE_REACHED = "CoverageReached";
+  /** Released at once: the canary has the stable schema hash. */
+  public static final String SCHEMA_UNCHANGED = "SchemaUnchanged";
+
+  private GateReasons() {}
+}

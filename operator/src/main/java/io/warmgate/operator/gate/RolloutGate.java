@@ -1,0 +1,366 @@
+package io.warmgate.operator.gate;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.CachePolicyStatus;
+import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.GatePhase;
+import io.warmgate.operator.model.GateStatus;
+import io.warmgate.operator.model.NamespaceRole;
+import io.warmgate.operator.model.SchemaNamespaceStatus;
+import io.warmgate.operator.model.WarmupSpec;
+import io.warmgate.operator.status.Conditions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The rollout gate for one CachePolicy and its Rollout: reads the Rollout and Valkey, decides with
+ * {@link GateDecision}, acts (release, abort, open a warm job), and says what the policy's status
+ * should show and which Events to record.
+ *
+ * <p>Stateless between calls: every input comes from the Rollout, Valkey and the policy's status,
+ * so a restarted or newly elected operator continues where the last one stopped. Thread-safe.
+ */
+public final class RolloutGate {
+
+  /** How long a held canary may have no registered agent before {@code AgentNotInjected}. */
+  public static final Duration DEFAULT_AGENT_GRACE = Duration.ofSeconds(30);
+  /** Window of the namespaces' hit ratio when the policy sets no {@code hitRatioWindow}. */
+  static final Duration DEFAULT_RATIO_WINDOW = Duration.ofSeconds(60);
+
+  private static final Logger log = LoggerFactory.getLogger(RolloutGate.class);
+  /** Phases in which the gate is done with a canary; an EnumSet, so contains(null) is false. */
+  private static final Set<GatePhase> FINISHED =
+      EnumSet.of(GatePhase.Promoted, GatePhase.Skipped, GatePhase.TimedOut);
+
+  /**
+   * Upper bound for one pipelined batch of Valkey replies; each command is also bounded by the
+   * client's own command timeout ({@code WARMGATE_VALKEY_TIMEOUT}).
+   */
+  static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
+
+  private final Clock clock;
+  private final Duration agentGrace;
+
+  /**
+   * @param clock the clock for maxWait, the grace period and timestamps
+   * @param agentGrace see {@link #DEFAULT_AGENT_GRACE}
+   */
+  public RolloutGate(Clock clock, Duration agentGrace) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.agentGrace = Objects.requireNonNull(agentGrace, "agentGrace");
+  }
+
+  /**
+   * What one pass of the gate produced.
+   *
+   * @param gate the new {@code status.gate}
+   * @param namespaces the new {@code status.namespaces}
+   * @param decision what was decided (after any warm job was opened)
+   * @param warmed the new {@code Warmed} condition, or null to leave it as it is
+   * @param held the new {@code RolloutHeld} condition, or null to leave it as it is
+   * @param active whether a canary is in progress, so the gate should look again soon
+   */
+  public record Outcome(GateStatus gate, List<SchemaNamespaceStatus> namespaces,
+      Decision decision, ConditionValue warmed, ConditionValue held, boolean active) {}
+
+  /** A condition's status, reason and message. */
+  public record ConditionValue(String status, String reason, String message) {}
+
+  /**
+   * Runs the gate for {@code policy} and its target {@code rollout}.
+   *
+   * @param valkey the policy's Valkey connection, or null when Valkey is not usable
+   * @param valkeyProblem why Valkey is not usable (when {@code valkey} is null)
+   */
+  public Outcome run(KubernetesClient client, CachePolicy policy,
+      GenericKubernetesResource rollout, StatefulRedisConnection<String, String> valkey,
+      String valkeyProblem) {
+    Instant now = clock.instant();
+    WarmupSpec spec = policy.getSpec().getWarmup();
+    GateInputs.Warmup warmup = GateInputs.Warmup.of(spec);
+    RolloutView view = RolloutView.of(rollout);
+    GateStep step = GateStep.resolve(view.steps(), spec == null ? null : spec.getGateStep());
+    CachePolicyStatus status = policy.getStatus() == null ? new CachePolicyStatus()
+        : policy.getStatus();
+    if (maybeActedOn(view, step) && !FINISHED.contains(previousPhase(status, view))) {
+      // Possibly released or aborted by this operator an instant ago: the informer's copy of the
+      // policy may not show that yet, so read the recorded outcome from the API server.
+      CachePolicy fresh = client.resources(CachePolicy.class)
+          .inNamespace(policy.getMetadata().getNamespace())
+          .withName(policy.getMetadata().getName()).get();
+      if (fresh != null && fresh.getStatus() != null) {
+        status = fresh.getStatus();
+      }
+    }
+    GateStatus before = status.getGate();
+    GatePhase previous = previousPhase(status, view);
+    boolean sameCanary = previous != null;
+    ControlKeys keys = new ControlKeys(policy.getSpec().getCacheName());
+
+    List<SchemaNamespaceStatus> namespaces = status.getNamespaces();
+    GateInputs.Observed observed;
+    if (valkey == null) {
+      observed = GateInputs.Observed.unreachable(valkeyProblem);
+    } else {
+      try {
+        List<Agent> agents = AgentRegistry.live(valkey.sync(), keys, now);
+        namespaces = namespaces(valkey, keys, agents, view, warmup, now);
+        observed = observe(valkey, keys, agents, view, step, warmup, now);
+      } catch (RedisException e) {
+        log.debug("Reading Valkey for CachePolicy {}/{} failed",
+            policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
+        observed = GateInputs.Observed.unreachable(String.valueOf(e.getMessage()));
+      }
+    }
+
+    GateInputs inputs = new GateInputs(view, step, warmup, previous, observed, now, agentGrace);
+    Decision decision = GateDecision.decide(inputs);
+    if (decision instanceof Decision.OpenWarmJob open) {
+      try {
+        if (WarmJobs.open(valkey.sync(), keys, open.schemaHash(), open.target(), open.rate(),
+            now)) {
+          log.info("Opened the warm job of schema hash {} for Rollout {} ({} ids at {}/s)",
+              open.schemaHash(), view.id(), open.target(), open.rate());
+        }
+        observed = withJob(observed, WarmJobs.read(valkey.sync(), keys, open.schemaHash()));
+      } catch (RedisException e) {
+        observed = GateInputs.Observed.unreachable(String.valueOf(e.getMessage()));
+      }
+      inputs = new GateInputs(view, step, warmup, previous, observed, now, agentGrace);
+      decision = GateDecision.decide(inputs);
+      if (decision instanceof Decision.OpenWarmJob) {
+        // The job vanished right after opening (expired or deleted): hold and look again.
+        decision = new Decision.Hold(GatePhase.Warming, GateReasons.WARMING,
+            "held: the warm job of schema hash " + open.schemaHash() + " could not be read back");
+      }
+    }
+
+    boolean repeat = sameCanary && before.getReleasedAt() != null
+        && decision.phase() == previous
+        && view.canaryPauseStart().map(start -> !Instant.parse(before.getReleasedAt())
+            .isBefore(start.truncatedTo(ChronoUnit.SECONDS))).orElse(false);
+    GateEvents events = new GateEvents(client, clock);
+    RolloutPatcher patcher = new RolloutPatcher(client);
+    if (decision instanceof Decision.Release || decision instanceof Decision.Abort) {
+      boolean applied = decision instanceof Decision.Release
+          ? patcher.release(view, step.index())
+          : patcher.abort(view, step.index());
+      if (!applied) {
+        // The Rollout changed meanwhile: record nothing new and decide again shortly.
+        return new Outcome(before, status.getNamespaces(), decision,
+            current(status, Conditions.WARMED), current(status, Conditions.ROLLOUT_HELD), true);
+      }
+      log.info("Rollout {}: {}", view.id(), decision.message());
+      if (!repeat) {
+        events.record(policy, view, new GateEvents.GateEvent(
+            decision.phase() == GatePhase.TimedOut, decision.reason(), decision.message()));
+      }
+    } else if (decision instanceof Decision.Hold hold) {
+      Optional<Condition> held = Conditions.find(status, Conditions.ROLLOUT_HELD);
+      boolean changed = held.map(c -> !Condition.TRUE.equals(c.getStatus())
+          || !hold.reason().equals(c.getReason())).orElse(true);
+      if (changed) {
+        log.info("Rollout {}: {}", view.id(), decision.message());
+        events.record(policy, view, new GateEvents.GateEvent(warning(decision.reason()),
+            decision.reason(), decision.message()));
+      }
+    }
+
+    GateStatus gate = gateStatus(decision, view, observed, warmup, sameCanary ? before : null,
+        repeat, now);
+    boolean active = view.canaryInProgress() && !view.abort()
+        && !(decision instanceof Decision.Pass && FINISHED.contains(decision.phase()));
+    boolean kept = decision instanceof Decision.Pass && FINISHED.contains(decision.phase());
+    ConditionValue held = kept && current(status, Conditions.ROLLOUT_HELD) != null
+        ? current(status, Conditions.ROLLOUT_HELD)
+        : new ConditionValue(decision instanceof Decision.Hold ? Condition.TRUE : Condition.FALSE,
+            decision.reason(), decision.message());
+    return new Outcome(gate, namespaces, decision, warmed(decision, status), held, active);
+  }
+
+  /** The phase {@code status} records for the Rollout's current canary, or null. */
+  private static GatePhase previousPhase(CachePolicyStatus status, RolloutView view) {
+    GateStatus gate = status.getGate();
+    return gate != null && view.currentPodHash() != null
+        && view.currentPodHash().equals(gate.getCanaryPodHash()) ? gate.getPhase() : null;
+  }
+
+  /**
+   * Aborted, or at or past the gate step without a pause (released, the controller not yet moved
+   * on): states the gate's own patches lead to.
+   */
+  private static boolean maybeActedOn(RolloutView view, GateStep step) {
+    return view.canaryInProgress() && (view.abort() || step.found()
+        && view.currentStepIndex() != null && view.currentStepIndex() >= step.index()
+        && view.canaryPauseStart().isEmpty());
+  }
+
+  private GateInputs.Observed observe(StatefulRedisConnection<String, String> valkey,
+      ControlKeys keys, List<Agent> agents, RolloutView view, GateStep step,
+      GateInputs.Warmup warmup, Instant now) {
+    Set<String> canary = schemasOf(agents, view.canaryInProgress() ? view.currentPodHash() : null);
+    Set<String> stable = schemasOf(agents, view.stableRs());
+    Coverage coverage = null;
+    Double hitRatio = null;
+    WarmJob job = null;
+    boolean held = view.canaryInProgress() && !view.abort() && step.found()
+        && Objects.equals(view.currentStepIndex(), step.index())
+        && view.canaryPauseStart().isPresent();
+    if (held && canary.size() == 1) {
+      String schema = canary.iterator().next();
+      NamespaceStats stats = new NamespaceStats(valkey, keys, READ_TIMEOUT);
+      coverage = stats.coverage(schema, warmup.hotSetSize());
+      if (warmup.minHitRatio() != null) {
+        hitRatio = stats.hitRatio(schema, warmup.hitRatioWindow(), now);
+      }
+      job = WarmJobs.read(valkey.sync(), keys, schema);
+    }
+    return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job);
+  }
+
+  private List<SchemaNamespaceStatus> namespaces(StatefulRedisConnection<String, String> valkey,
+      ControlKeys keys, List<Agent> agents, RolloutView view, GateInputs.Warmup warmup,
+      Instant now) {
+    NamespaceStats stats = new NamespaceStats(valkey, keys, READ_TIMEOUT);
+    Duration window = warmup.hitRatioWindow() != null ? warmup.hitRatioWindow()
+        : DEFAULT_RATIO_WINDOW;
+    Map<String, List<Agent>> bySchema = agents.stream()
+        .collect(Collectors.groupingBy(Agent::schemaHash, TreeMap::new, Collectors.toList()));
+    List<SchemaNamespaceStatus> result = new ArrayList<>();
+    bySchema.forEach((schema, members) -> {
+      SchemaNamespaceStatus ns = new SchemaNamespaceStatus();
+      ns.setSchemaHash(schema);
+      if (members.stream().anyMatch(a -> a.podTemplateHash().equals(view.stableRs()))) {
+        ns.setRole(NamespaceRole.Stable);
+      } else if (view.canaryInProgress()
+          && members.stream().anyMatch(a -> a.podTemplateHash().equals(view.currentPodHash()))) {
+        ns.setRole(NamespaceRole.Canary);
+      }
+      ns.setAgents(members.size());
+      ns.setKeys(stats.keyCount(schema));
+      Double ratio = stats.hitRatio(schema, window, now);
+      ns.setHitRatio(ratio == null ? null : Math.round(ratio * 1000) / 1000.0);
+      result.add(ns);
+    });
+    result.sort(Comparator.comparing((SchemaNamespaceStatus n) -> n.getRole() == null ? 2
+        : n.getRole().ordinal()).thenComparing(SchemaNamespaceStatus::getSchemaHash));
+    return result;
+  }
+
+  private GateStatus gateStatus(Decision decision, RolloutView view,
+      GateInputs.Observed observed, GateInputs.Warmup warmup, GateStatus same, boolean repeat,
+      Instant now) {
+    GateStatus gate = new GateStatus();
+    gate.setPhase(decision.phase());
+    gate.setMessage(decision.message());
+    if (!view.canaryInProgress()) {
+      if (same != null && FINISHED.contains(decision.phase())) {
+        copy(same, gate);
+        gate.setPhase(decision.phase());
+        gate.setMessage(same.getMessage());
+      } else {
+        gate.setStableSchemaHash(observed.stableSchema());
+      }
+      return gate;
+    }
+    if (same != null) {
+      copy(same, gate);
+      gate.setPhase(decision.phase());
+      gate.setMessage(decision.message());
+    }
+    gate.setCanaryPodHash(view.currentPodHash());
+    gate.setTarget(warmup.minCoverage());
+    if (observed.stableSchema() != null) {
+      gate.setStableSchemaHash(observed.stableSchema());
+    }
+    if (observed.canarySchema() != null) {
+      gate.setCanarySchemaHash(observed.canarySchema());
+    }
+    if (observed.coverage() != null) {
+      gate.setCoverage(observed.coverage().percent());
+    }
+    view.canaryPauseStart().ifPresent(start -> gate.setStartedAt(timestamp(start)));
+    if ((decision instanceof Decision.Release || decision instanceof Decision.Abort) && !repeat) {
+      gate.setReleasedAt(timestamp(now));
+    }
+    if (decision instanceof Decision.Pass && FINISHED.contains(decision.phase()) && same != null) {
+      gate.setMessage(same.getMessage());
+    }
+    return gate;
+  }
+
+  /** {@code Warmed} as {@code decision} implies it; the recorded one when it is kept. */
+  private static ConditionValue warmed(Decision decision, CachePolicyStatus status) {
+    String reason = decision.reason();
+    String message = decision.message();
+    if (decision instanceof Decision.Release release
+        && release.phase() != GatePhase.TimedOut) {
+      return new ConditionValue(Condition.TRUE, reason, message);
+    }
+    if (GateReasons.TIMED_OUT.equals(reason) || GateReasons.WARMING.equals(reason)
+        || GateReasons.HOT_SET_EMPTY.equals(reason)) {
+      return new ConditionValue(Condition.FALSE, reason, message);
+    }
+    boolean kept = decision instanceof Decision.Pass
+        && (FINISHED.contains(decision.phase()) || decision.phase() == GatePhase.Idle);
+    if (kept && current(status, Conditions.WARMED) != null) {
+      return current(status, Conditions.WARMED);
+    }
+    return new ConditionValue(Condition.UNKNOWN, reason, message);
+  }
+
+  /** The recorded condition of {@code type}, or null. */
+  private static ConditionValue current(CachePolicyStatus status, String type) {
+    return Conditions.find(status, type)
+        .map(c -> new ConditionValue(c.getStatus(), c.getReason(), c.getMessage()))
+        .orElse(null);
+  }
+
+  private static boolean warning(String reason) {
+    return !GateReasons.WARMING.equals(reason) && !GateReasons.WAITING_FOR_AGENTS.equals(reason);
+  }
+
+  private static Set<String> schemasOf(List<Agent> agents, String podHash) {
+    return podHash == null ? Set.of() : agents.stream()
+        .filter(a -> a.podTemplateHash().equals(podHash)).map(Agent::schemaHash)
+        .collect(Collectors.toSet());
+  }
+
+  private static GateInputs.Observed withJob(GateInputs.Observed o, WarmJob job) {
+    return new GateInputs.Observed(o.reachable(), o.problem(), o.canarySchemas(),
+        o.stableSchemas(), o.coverage(), o.hitRatio(), job);
+  }
+
+  private static void copy(GateStatus from, GateStatus to) {
+    to.setCanaryPodHash(from.getCanaryPodHash());
+    to.setStableSchemaHash(from.getStableSchemaHash());
+    to.setCanarySchemaHash(from.getCanarySchemaHash());
+    to.setCoverage(from.getCoverage());
+    to.setTarget(from.getTarget());
+    to.setStartedAt(from.getStartedAt());
+    to.setReleasedAt(from.getReleasedAt());
+  }
+
+  private static String timestamp(Instant instant) {
+    return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
+  }
+}

@@ -1,0 +1,89 @@
+package io.warmgate.operator.gate;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Reads and opens Preload warm jobs ({@code T:warm:<hash>} and {@code T:warm:<hash>:ids}, see
+ * docs/valkey-layout.md).
+ *
+ * <p>Opening is one Lua script, so it is atomic and idempotent: when the job exists in any state
+ * it is left exactly as it is (a {@code Done} job is never reopened, progress never reset);
+ * otherwise the hottest ids are snapshotted from {@code T:hot} and the job is created
+ * {@code Open}. All keys share the cache's hash tag, so this works on a Valkey cluster too.
+ */
+final class WarmJobs {
+
+  /** A job and its ids expire this long after their last update. */
+  static final Duration EXPIRY = Duration.ofHours(1);
+  /** Ids per origin batch the preloading agent loads, at most. */
+  static final int MAX_BATCH_SIZE = 200;
+
+  // KEYS: job, ids, hot. ARGV: target, rate, batchSize, now (epoch ms), expiry (ms).
+  private static final String OPEN = """
+      if redis.call('EXISTS', KEYS[1]) == 1 then
+        return 0
+      end
+      redis.call('DEL', KEYS[2])
+      local ids = redis.call('ZREVRANGE', KEYS[3], 0, tonumber(ARGV[1]) - 1)
+      for i = 1, #ids, 1000 do
+        redis.call('RPUSH', KEYS[2], unpack(ids, i, math.min(i + 999, #ids)))
+      end
+      redis.call('HSET', KEYS[1], 'target', #ids, 'rate', ARGV[2], 'batchSize', ARGV[3],
+        'state', 'Open', 'filled', 0, 'errors', 0, 'cursor', 0,
+        'createdAt', ARGV[4], 'updatedAt', ARGV[4],
+        'message', 'opened by the warmgate operator')
+      redis.call('PEXPIRE', KEYS[1], ARGV[5])
+      if #ids > 0 then
+        redis.call('PEXPIRE', KEYS[2], ARGV[5])
+      end
+      return 1
+      """;
+
+  private WarmJobs() {}
+
+  /**
+   * The job of namespace {@code schemaHash}, or null when none exists.
+   *
+   * @throws io.lettuce.core.RedisException if Valkey cannot be read
+   */
+  static WarmJob read(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash) {
+    Map<String, String> job = valkey.hgetall(keys.warmJob(schemaHash));
+    if (job.isEmpty()) {
+      return null;
+    }
+    return new WarmJob(job.getOrDefault("state", "Open"), number(job.get("target")),
+        number(job.get("filled")), number(job.get("errors")), job.get("message"));
+  }
+
+  /**
+   * Opens the job of namespace {@code schemaHash} for the {@code target} hottest ids at
+   * {@code rate} ids/s unless one exists.
+   *
+   * @return whether this call created it
+   * @throws io.lettuce.core.RedisException if Valkey cannot be written
+   */
+  static boolean open(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash,
+      int target, int rate, Instant now) {
+    Long created = valkey.eval(OPEN, ScriptOutputType.INTEGER,
+        new String[] {keys.warmJob(schemaHash), keys.warmIds(schemaHash), keys.hot()},
+        String.valueOf(target), String.valueOf(rate),
+        String.valueOf(Math.min(MAX_BATCH_SIZE, rate)), String.valueOf(now.toEpochMilli()),
+        String.valueOf(EXPIRY.toMillis()));
+    return created != null && created == 1L;
+  }
+
+  private static long number(String value) {
+    if (value == null) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package io.warmgate.operator.inject;
+
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.warmgate.operator.model.CachePolicySpec;
+import io.warmgate.operator.model.SecretKeyRef;
+import io.warmgate.operator.model.ValkeySpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code WARMGATE_*} environment the cache agent reads ({@code WarmGateConfig} in
+ * cache-agent), derived from a CachePolicy spec.
+ *
+ * <p>The password is a {@code secretKeyRef}, never a value; pod identity comes from the downward
+ * API. A spec field that is null (a policy stored under an older CRD) is left out, so the agent
+ * applies its own default.
+ */
+public final class AgentEnv {
+
+  public static final String CACHE_NAME = "WARMGATE_CACHE_NAME";
+  public static final String VALKEY_ADDRESSES = "WARMGATE_VALKEY_ADDRESSES";
+  public static final String VALKEY_USERNAME = "WARMGATE_VALKEY_USERNAME";
+  public static final String VALKEY_PASSWORD = "WARMGATE_VALKEY_PASSWORD";
+  public static final String VALKEY_TLS = "WARMGATE_VALKEY_TLS";
+  public static final String L1_TTL = "WARMGATE_L1_TTL";
+  public static final String L1_MAX_SIZE = "WARMGATE_L1_MAX_SIZE";
+  public static final String L2_TTL = "WARMGATE_L2_TTL";
+  public static final String NEGATIVE_TTL = "WARMGATE_NEGATIVE_TTL";
+  public static final String REFRESH_AHEAD = "WARMGATE_REFRESH_AHEAD";
+  public static final String LOCK_TTL = "WARMGATE_LOCK_TTL";
+  public static final String L2_TIMEOUT = "WARMGATE_L2_TIMEOUT";
+  public static final String MAX_STALENESS = "WARMGATE_MAX_STALENESS";
+  public static final String STALE_IF_ERROR = "WARMGATE_STALE_IF_ERROR";
+  public static final String POD_NAME = "WARMGATE_POD_NAME";
+  public static final String POD_NAMESPACE = "WARMGATE_POD_NAMESPACE";
+  public static final String POD_TEMPLATE_HASH = "WARMGATE_POD_TEMPLATE_HASH";
+
+  /** The Argo Rollouts label telling canary from stable pods. */
+  public static final String POD_TEMPLATE_HASH_LABEL = "rollouts-pod-template-hash";
+
+  private AgentEnv() {}
+
+  /**
+   * The variables for {@code spec}, in a fixed order.
+   *
+   * @throws NullPointerException if {@code spec} or its {@code valkey} is null
+   */
+  public static List<EnvVar> of(CachePolicySpec spec) {
+    ValkeySpec valkey = spec.getValkey();
+    List<EnvVar> env = new ArrayList<>();
+    value(env, CACHE_NAME, spec.getCacheName());
+    value(env, VALKEY_ADDRESSES, String.join(",", valkey.getAddresses()));
+    value(env, VALKEY_USERNAME, valkey.getUsername());
+    SecretKeyRef password = valkey.getPasswordSecretKeyRef();
+    if (password != null) {
+      env.add(new EnvVarBuilder().withName(VALKEY_PASSWORD).withNewValueFrom()
+          .withNewSecretKeyRef().withName(password.getName()).withKey(password.getKey())
+          .endSecretKeyRef().endValueFrom().build());
+    }
+    value(env, VALKEY_TLS, valkey.getTls() == null ? null : valkey.getTls().toString());
+    value(env, L1_TTL, spec.getL1Ttl());
+    value(env, L1_MAX_SIZE, spec.getL1MaxSize() == null ? null : spec.getL1MaxSize().toString());
+    value(env, L2_TTL, spec.getL2Ttl());
+    value(env, NEGATIVE_TTL, spec.getNegativeTtl());
+    value(env, REFRESH_AHEAD, spec.getRefreshAhead());
+    value(env, LOCK_TTL, spec.getLockTtl());
+    value(env, L2_TIMEOUT, spec.getL2Timeout());
+    value(env, MAX_STALENESS, spec.getMaxStaleness());
+    value(env, STALE_IF_ERROR, spec.getStaleIfError());
+    field(env, POD_NAME, "metadata.name");
+    field(env, POD_NAMESPACE, "metadata.namespace");
+    field(env, POD_TEMPLATE_HASH, "metadata.labels['" + POD_TEMPLATE_HASH_LABEL + "']");
+    return List.copyOf(env);
+  }
+
+  private static void value(List<EnvVar> env, String name, String value) {
+    if (value != null && !value.isEmpty()) {
+      env.add(new EnvVarBuilder().withName(name).withValue(value).build());
+    }
+  }
+
+  private static void field(List<EnvVar> env, String name, String path) {
+    env.add(new EnvVarBuilder().withName(name).withNewValueFrom().withNewFieldRef()
+        .withApiVersion("v1").withFieldPath(path).endFieldRef().endValueFrom().build());
+  }
+}

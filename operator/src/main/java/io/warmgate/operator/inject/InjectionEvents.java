@@ -1,0 +1,112 @@
+package io.warmgate.operator.inject;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records the webhook's Events. A pod being admitted has no uid yet, so the Event is on its
+ * controller (the ReplicaSet, shown by {@code kubectl describe rs}) when it has one, else on the
+ * pod by name. One Event per namespace and policy name per {@link #QUIET_PERIOD}: a ReplicaSet of
+ * fifty pods yields one Event, not fifty. Failing to record never fails an admission.
+ */
+final class InjectionEvents {
+
+  static final String COMPONENT = "warmgate-operator";
+  static final String POLICY_NOT_FOUND = "CachePolicyNotFound";
+  static final Duration QUIET_PERIOD = Duration.ofMinutes(1);
+
+  private static final Logger log = LoggerFactory.getLogger(InjectionEvents.class);
+
+  private final KubernetesClient client;
+  private final Clock clock;
+  private final Map<String, Instant> lastRecorded = new ConcurrentHashMap<>();
+  private final AtomicLong sequence = new AtomicLong();
+
+  InjectionEvents(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+  }
+
+  /** A Warning that {@code pod} names a CachePolicy that does not exist. */
+  void policyNotFound(String namespace, Pod pod, String policy) {
+    Instant now = Instant.now(clock);
+    Instant last = lastRecorded.get(namespace + "/" + policy);
+    if (last != null && last.plus(QUIET_PERIOD).isAfter(now)) {
+      return;
+    }
+    lastRecorded.put(namespace + "/" + policy, now);
+    String message = "Pod " + describe(pod) + " is labelled " + PodInjector.POLICY_LABEL + "="
+        + policy + " but CachePolicy " + namespace + "/" + policy + " does not exist; the pod "
+        + "was admitted without the cache agent's configuration. Create the CachePolicy or fix "
+        + "the label, then restart the pods.";
+    String timestamp = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
+    ObjectReference regarding = regarding(namespace, pod);
+    Event event = new EventBuilder()
+        .withNewMetadata()
+        .withName(regarding.getName() + "." + Long.toHexString(now.toEpochMilli())
+            + sequence.incrementAndGet())
+        .withNamespace(namespace)
+        .endMetadata()
+        .withInvolvedObject(regarding)
+        .withType("Warning")
+        .withReason(POLICY_NOT_FOUND)
+        .withMessage(message)
+        .withFirstTimestamp(timestamp)
+        .withLastTimestamp(timestamp)
+        .withCount(1)
+        .withNewSource().withComponent(COMPONENT).endSource()
+        .withReportingComponent(COMPONENT)
+        .build();
+    try {
+      client.v1().events().inNamespace(namespace).resource(event).create();
+    } catch (KubernetesClientException e) {
+      log.warn("Could not record event {} for pod {} in {}: {}", POLICY_NOT_FOUND, describe(pod),
+          namespace, e.getMessage());
+    }
+  }
+
+  /** The pod's name, or its generateName followed by '*' while the API server has not named it. */
+  static String describe(Pod pod) {
+    String name = pod.getMetadata().getName();
+    if (name != null && !name.isEmpty()) {
+      return name;
+    }
+    String prefix = pod.getMetadata().getGenerateName();
+    return prefix == null ? "<unnamed>" : prefix + "*";
+  }
+
+  private static ObjectReference regarding(String namespace, Pod pod) {
+    if (pod.getMetadata().getOwnerReferences() != null) {
+      for (OwnerReference owner : pod.getMetadata().getOwnerReferences()) {
+        if (Boolean.TRUE.equals(owner.getController())) {
+          return new ObjectReferenceBuilder().withApiVersion(owner.getApiVersion())
+              .withKind(owner.getKind()).withName(owner.getName()).withUid(owner.getUid())
+              .withNamespace(namespace).build();
+        }
+      }
+    }
+    String name = pod.getMetadata().getName();
+    if (name == null || name.isEmpty()) {
+      name = pod.getMetadata().getGenerateName() == null ? "pod"
+          : pod.getMetadata().getGenerateName().replaceAll("-$", "");
+    }
+    return new ObjectReferenceBuilder().withApiVersion("v1").withKind("Pod").withName(name)
+        .withNamespace(namespace).build();
+  }
+}

@@ -1,0 +1,114 @@
+package io.warmgate.operator.inject;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.webhook.admission.AdmissionController;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves {@value #PATH} over HTTPS: reads an {@code admission.k8s.io/v1} AdmissionReview, answers
+ * it through the admission controller. The certificate comes from a {@link ServingKeyManager}, so
+ * it can be replaced while serving.
+ */
+final class WebhookServer implements AutoCloseable {
+
+  /** The path the webhook configuration points at. */
+  static final String PATH = "/mutate-pods";
+  /** AdmissionReviews of large pods stay far below this; a bigger body is refused. */
+  private static final int MAX_BODY = 4 * 1024 * 1024;
+
+  private static final Logger log = LoggerFactory.getLogger(WebhookServer.class);
+
+  private final HttpsServer server;
+  private final ExecutorService executor;
+  private final AdmissionController<Pod> controller;
+  private final KubernetesSerialization serialization;
+
+  WebhookServer(int port, ServingKeyManager keys, AdmissionController<Pod> controller,
+      KubernetesSerialization serialization) throws IOException {
+    this.controller = controller;
+    this.serialization = serialization;
+    SSLContext tls;
+    try {
+      tls = SSLContext.getInstance("TLS");
+      tls.init(new KeyManager[] {keys}, null, null);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JVM offers no TLS context", e);
+    }
+    server = HttpsServer.create(new InetSocketAddress(port), 0);
+    server.setHttpsConfigurator(new HttpsConfigurator(tls));
+    executor = Executors.newFixedThreadPool(4, r -> {
+      Thread t = new Thread(r, "warmgate-webhook");
+      t.setDaemon(true);
+      return t;
+    });
+    server.setExecutor(executor);
+    server.createContext(PATH, this::review);
+    server.start();
+  }
+
+  int port() {
+    return server.getAddress().getPort();
+  }
+
+  private void review(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      if (!"POST".equals(exchange.getRequestMethod())) {
+        respond(exchange, 405, "text/plain", "POST an admission.k8s.io/v1 AdmissionReview\n");
+        return;
+      }
+      AdmissionReview request;
+      try (InputStream body = exchange.getRequestBody()) {
+        byte[] bytes = body.readNBytes(MAX_BODY + 1);
+        if (bytes.length > MAX_BODY) {
+          respond(exchange, 413, "text/plain", "AdmissionReview larger than 4 MiB\n");
+          return;
+        }
+        request = serialization.unmarshal(new String(bytes, StandardCharsets.UTF_8),
+            AdmissionReview.class);
+      } catch (RuntimeException e) {
+        respond(exchange, 400, "text/plain", "not an AdmissionReview: " + e.getMessage() + "\n");
+        return;
+      }
+      if (request == null || request.getRequest() == null) {
+        respond(exchange, 400, "text/plain", "the AdmissionReview has no request\n");
+        return;
+      }
+      respond(exchange, 200, "application/json",
+          serialization.asJson(controller.handle(request)));
+    } catch (RuntimeException e) {
+      log.error("Failed to answer an admission review", e);
+    }
+  }
+
+  private static void respond(HttpExchange exchange, int code, String type, String body)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", type);
+    exchange.sendResponseHeaders(code, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}

@@ -1,0 +1,119 @@
+package io.warmgate.operator.gate;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+/**
+ * Writes what cache agents write into Valkey, following docs/valkey-layout.md: registry
+ * heartbeats, the hot set, value keys, stats buckets. Opens a fresh connection per call so that
+ * it survives Redis restarts.
+ */
+public final class FakeAgents {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String uri;
+  private final String cache;
+  private final ControlKeys keys;
+
+  public FakeAgents(String uri, String cache) {
+    this.uri = uri;
+    this.cache = cache;
+    this.keys = new ControlKeys(cache);
+  }
+
+  /** Heartbeats pod {@code pod} of ReplicaSet hash {@code podHash} with {@code schemaHash}. */
+  public void register(String pod, String podHash, String schemaHash) {
+    long now = Instant.now().toEpochMilli();
+    Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("pod", pod);
+    entry.put("namespace", "default");
+    entry.put("podTemplateHash", podHash);
+    entry.put("schemaHash", schemaHash);
+    entry.put("version", "test");
+    entry.put("startedAt", now);
+    entry.put("expiresAt", now + Duration.ofMinutes(10).toMillis());
+    run(r -> r.hset(keys.agents(), pod, json(entry)));
+  }
+
+  /** Makes ids {@code id-0} .. {@code id-(n-1)} the hot set, {@code id-0} hottest. */
+  public List<String> hotSet(int n) {
+    List<String> ids = IntStream.range(0, n).mapToObj(i -> "id-" + i).toList();
+    run(r -> {
+      for (int i = 0; i < n; i++) {
+        r.zadd(keys.hot(), n - i, ids.get(i));
+      }
+      return null;
+    });
+    return ids;
+  }
+
+  /** Writes the value keys of {@code ids} into namespace {@code schemaHash}. */
+  public void writeValues(String schemaHash, List<String> ids) {
+    run(r -> {
+      for (String id : ids) {
+        r.psetex(keys.value(schemaHash, id), Duration.ofMinutes(4).toMillis(), "envelope");
+        r.pfadd(keys.keys(schemaHash), id);
+      }
+      return null;
+    });
+  }
+
+  /** Adds counters to the current 10-second stats bucket of {@code schemaHash}. */
+  public void stats(String schemaHash, long l1Hits, long l2Hits, long misses) {
+    long bucket = Instant.now().getEpochSecond() / 10 * 10;
+    String key = keys.statsBucket(schemaHash, bucket);
+    run(r -> {
+      r.hincrby(key, "l1Hits", l1Hits);
+      r.hincrby(key, "l2Hits", l2Hits);
+      r.hincrby(key, "misses", misses);
+      return null;
+    });
+  }
+
+  /** The warm job hash of {@code schemaHash}; empty when none. */
+  public Map<String, String> warmJob(String schemaHash) {
+    return run(r -> r.hgetall(keys.warmJob(schemaHash)));
+  }
+
+  /** The ids list of the warm job of {@code schemaHash}. */
+  public List<String> warmIds(String schemaHash) {
+    return run(r -> r.lrange(keys.warmIds(schemaHash), 0, -1));
+  }
+
+  /** Updates fields of the warm job, as the preloading agent does. */
+  public void updateWarmJob(String schemaHash, Map<String, String> fields) {
+    run(r -> r.hset(keys.warmJob(schemaHash), fields));
+  }
+
+  public String cache() {
+    return cache;
+  }
+
+  private <T> T run(Function<RedisCommands<String, String>, T> work) {
+    RedisClient client = RedisClient.create(uri);
+    try (StatefulRedisConnection<String, String> connection = client.connect()) {
+      return work.apply(connection.sync());
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  private static String json(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,385 @@
+package io.warmgate.operator.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.warmgate.operator.model.GatePhase;
+import io.warmgate.operator.model.TimeoutAction;
+import io.warmgate.operator.model.WarmupMode;
+import io.warmgate.operator.model.WarmupSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Every row of the gate's decision table. */
+class GateDecisionTest {
+
+  static final Instant PAUSED = Instant.parse("2026-01-02T03:00:00Z");
+  static final Duration GRACE = Duration.ofSeconds(30);
+  static final List<RolloutView.Step> STEPS = List.of(new RolloutView.Step(false, false),
+      new RolloutView.Step(true, true), new RolloutView.Step(false, false));
+
+  /** A rollout with canary "c1" over stable "s1" at step {@code step}, paused at step 1. */
+  static RolloutView rollout(Integer step, boolean paused, boolean abort) {
+    return new RolloutView("ns", "app", "uid", "7", STEPS, "c1", "s1", step,
+        paused ? List.of(new RolloutView.PauseCondition("CanaryPauseStep", PAUSED)) : List.of(),
+        abort);
+  }
+
+  static RolloutView held() {
+    return rollout(1, true, false);
+  }
+
+  static GateInputs.Observed seen(Set<String> canary, Set<String> stable, Coverage coverage,
+      Double hitRatio, WarmJob job) {
+    return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job);
+  }
+
+  static GateInputs.Observed newSchema(Coverage coverage) {
+    return seen(Set.of("bbb"), Set.of("aaa"), coverage, null, null);
+  }
+
+  static WarmupSpec spec() {
+    WarmupSpec spec = new WarmupSpec();
+    spec.setMaxWait("10m");
+    return spec;
+  }
+
+  static Decision decide(RolloutView rollout, WarmupSpec spec, GatePhase previous,
+      GateInputs.Observed seen, Duration heldFor) {
+    return GateDecision.decide(new GateInputs(rollout, GateStep.resolve(rollout.steps(),
+        spec.getGateStep()), GateInputs.Warmup.of(spec), previous, seen, PAUSED.plus(heldFor),
+        GRACE));
+  }
+
+  static Decision decide(GateInputs.Observed seen, Duration heldFor) {
+    return decide(held(), spec(), null, seen, heldFor);
+  }
+
+  @Test
+  void noCanaryIsIdle() {
+    RolloutView stable = new RolloutView("ns", "app", "uid", "1", STEPS, "s1", "s1", 3, List.of(),
+        false);
+    Decision d = decide(stable, spec(), null, newSchema(null), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Idle);
+    assertThat(d.reason()).isEqualTo("NoCanary");
+  }
+
+  @Test
+  void rolloutWithoutStatusIsIdle() {
+    RolloutView fresh = new RolloutView("ns", "app", "uid", "1", STEPS, null, null, null,
+        List.of(), false);
+    assertThat(decide(fresh, spec(), null, newSchema(null), Duration.ZERO).phase())
+        .isEqualTo(GatePhase.Idle);
+  }
+
+  @Test
+  void finishedCanaryThatBecameStableKeepsItsPhase() {
+    RolloutView done = new RolloutView("ns", "app", "uid", "1", STEPS, "c1", "c1", 3, List.of(),
+        false);
+    Decision d = decide(done, spec(), GatePhase.Promoted, newSchema(null), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Promoted);
+  }
+
+  @Test
+  void abortedRolloutIsAbortedAndUntouched() {
+    Decision d = decide(rollout(1, true, true), spec(), null, newSchema(null), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Aborted);
+    assertThat(d.reason()).isEqualTo("RolloutAborted");
+  }
+
+  @Test
+  void rolloutAbortedByTimeoutStaysTimedOut() {
+    Decision d = decide(rollout(1, false, true), spec(), GatePhase.TimedOut, newSchema(null),
+        Duration.ofMinutes(11));
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.TimedOut);
+    assertThat(d.message()).contains("onTimeout Abort");
+  }
+
+  @Test
+  void rolloutWithoutIndefinitePauseCannotBeHeld() {
+    RolloutView noPause = new RolloutView("ns", "app", "uid", "1",
+        List.of(new RolloutView.Step(false, false), new RolloutView.Step(true, false)), "c1",
+        "s1", 1, List.of(new RolloutView.PauseCondition("CanaryPauseStep", PAUSED)), false);
+    Decision d = decide(noPause, spec(), null, newSchema(null), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.reason()).isEqualTo("NoGateStep");
+    assertThat(d.message()).contains("pause: {}").contains("spec.warmup.gateStep");
+  }
+
+  @Test
+  void configuredGateStepMustBeAPauseStep() {
+    WarmupSpec spec = spec();
+    spec.setGateStep(2);
+    Decision d = decide(rollout(2, true, false), spec, null, newSchema(null), Duration.ZERO);
+    assertThat(d.reason()).isEqualTo("NoGateStep");
+    assertThat(d.message()).contains("gateStep 2 is not a pause step");
+    spec.setGateStep(7);
+    assertThat(decide(rollout(2, true, false), spec, null, newSchema(null), Duration.ZERO)
+        .message()).contains("outside the Rollout's 3 canary steps");
+  }
+
+  @Test
+  void configuredGateStepIsUsed() {
+    List<RolloutView.Step> steps = List.of(new RolloutView.Step(true, true),
+        new RolloutView.Step(true, false));
+    RolloutView timedPause = new RolloutView("ns", "app", "uid", "1", steps, "c1", "s1", 1,
+        List.of(new RolloutView.PauseCondition("CanaryPauseStep", PAUSED)), false);
+    WarmupSpec spec = spec();
+    spec.setGateStep(1);
+    assertThat(decide(timedPause, spec, null, newSchema(new Coverage(9, 10)), Duration.ZERO))
+        .isInstanceOf(Decision.Release.class);
+  }
+
+  @Test
+  void canaryBeforeTheGateStepIsWaiting() {
+    Decision d = decide(rollout(0, false, false), spec(), null, newSchema(null), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Waiting);
+    assertThat(d.reason()).isEqualTo("BeforeGateStep");
+    assertThat(decide(rollout(null, false, false), spec(), null, newSchema(null), Duration.ZERO)
+        .reason()).isEqualTo("BeforeGateStep");
+  }
+
+  @Test
+  void canaryPastTheGateKeepsAFinishedPhase() {
+    Decision d = decide(rollout(2, false, false), spec(), GatePhase.Promoted, newSchema(null),
+        Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Promoted);
+    assertThat(d.reason()).isEqualTo("PassedGate");
+  }
+
+  @Test
+  void canaryPromotedByHandPastTheGateIsReported() {
+    Decision d = decide(rollout(2, false, false), spec(), GatePhase.Warming, newSchema(null),
+        Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.message()).contains("without the gate releasing it");
+  }
+
+  @Test
+  void atTheGateStepWithoutPauseConditionIsNotTouched() {
+    Decision d = decide(rollout(1, false, false), spec(), null, newSchema(new Coverage(10, 10)),
+        Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Waiting);
+    assertThat(d.reason()).isEqualTo("NotPaused");
+  }
+
+  @Test
+  void justReleasedCanaryKeepsItsPhaseUntilTheControllerMovesOn() {
+    Decision d = decide(rollout(1, false, false), spec(), GatePhase.Skipped, newSchema(null),
+        Duration.ZERO);
+    assertThat(d.phase()).isEqualTo(GatePhase.Skipped);
+  }
+
+  @Test
+  void pauseConditionOfAnotherKindDoesNotCount() {
+    RolloutView inconclusive = new RolloutView("ns", "app", "uid", "1", STEPS, "c1", "s1", 1,
+        List.of(new RolloutView.PauseCondition("InconclusiveAnalysisRun", PAUSED)), false);
+    assertThat(decide(inconclusive, spec(), null, newSchema(new Coverage(10, 10)), Duration.ZERO))
+        .isInstanceOf(Decision.Pass.class);
+  }
+
+  @Test
+  void unreachableValkeyHolds() {
+    Decision d = decide(GateInputs.Observed.unreachable("Connection refused"),
+        Duration.ofHours(1));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("L2Unreachable");
+    assertThat(d.message()).contains("Connection refused");
+  }
+
+  @Test
+  void noAgentWithinGraceIsWaitingForAgents() {
+    Decision d = decide(seen(Set.of(), Set.of("aaa"), null, null, null), Duration.ofSeconds(5));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Waiting);
+    assertThat(d.reason()).isEqualTo("WaitingForAgents");
+  }
+
+  @Test
+  void noAgentAfterGraceIsAgentNotInjectedEvenPastMaxWait() {
+    WarmupSpec spec = spec();
+    spec.setOnTimeout(TimeoutAction.Promote);
+    Decision d = decide(held(), spec, null, seen(Set.of(), Set.of("aaa"), null, null, null),
+        Duration.ofMinutes(30));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("AgentNotInjected");
+    assertThat(d.message()).contains("c1").contains("warmgate.io/cache-policy");
+  }
+
+  @Test
+  void severalCanarySchemasHold() {
+    Decision d = decide(seen(Set.of("bbb", "ccc"), Set.of("aaa"), null, null, null),
+        Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("AmbiguousSchemaHash");
+    assertThat(d.message()).contains("[bbb, ccc]");
+  }
+
+  @Test
+  void sameSchemaAsStableIsSkipped() {
+    Decision d = decide(seen(Set.of("aaa"), Set.of("aaa"), new Coverage(0, 10), null, null),
+        Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Release.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Skipped);
+    assertThat(d.reason()).isEqualTo("SchemaUnchanged");
+    assertThat(d.message()).isEqualTo("skipped: schema unchanged (aaa)");
+  }
+
+  @Test
+  void sameSchemaWithSkipDisabledMustWarm() {
+    WarmupSpec spec = spec();
+    spec.setSkipWhenSchemaUnchanged(false);
+    Decision d = decide(held(), spec, null,
+        seen(Set.of("aaa"), Set.of("aaa"), new Coverage(1, 10), null, null), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("Warming");
+  }
+
+  @Test
+  void unknownStableSchemaIsNeverSkipped() {
+    Decision d = decide(seen(Set.of("aaa"), Set.of(), new Coverage(1, 10), null, null),
+        Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+  }
+
+  @Test
+  void coverageBelowMinimumHoldsWithCounts() {
+    Decision d = decide(newSchema(new Coverage(4812, 20000)), Duration.ofSeconds(5));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Warming);
+    assertThat(d.message()).startsWith("held: warming 4,812/20,000 keys")
+        .contains("coverage 24.0% of 80% needed");
+  }
+
+  @Test
+  void coverageAtMinimumReleases() {
+    Decision d = decide(newSchema(new Coverage(8, 10)), Duration.ofSeconds(38));
+    assertThat(d).isInstanceOf(Decision.Release.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Promoted);
+    assertThat(d.reason()).isEqualTo("CoverageReached");
+    assertThat(d.message()).startsWith("released after 38 s");
+  }
+
+  @Test
+  void coverageJustBelowMinimumHolds() {
+    assertThat(decide(newSchema(new Coverage(7999, 10000)), Duration.ZERO))
+        .isInstanceOf(Decision.Hold.class);
+  }
+
+  @Test
+  void hitRatioMustAlsoBeReachedWhenSet() {
+    WarmupSpec spec = spec();
+    spec.setMinHitRatio(0.9);
+    spec.setHitRatioWindow("1m");
+    Decision low = decide(held(), spec, null,
+        seen(Set.of("bbb"), Set.of("aaa"), new Coverage(10, 10), 0.5, null), Duration.ZERO);
+    assertThat(low).isInstanceOf(Decision.Hold.class);
+    assertThat(low.message()).contains("hit ratio 0.50 of 0.90 needed");
+    Decision unknown = decide(held(), spec, null,
+        seen(Set.of("bbb"), Set.of("aaa"), new Coverage(10, 10), null, null), Duration.ZERO);
+    assertThat(unknown).isInstanceOf(Decision.Hold.class);
+    assertThat(unknown.message()).contains("hit ratio unknown");
+    Decision high = decide(held(), spec, null,
+        seen(Set.of("bbb"), Set.of("aaa"), new Coverage(10, 10), 0.95, null), Duration.ZERO);
+    assertThat(high).isInstanceOf(Decision.Release.class);
+  }
+
+  @Test
+  void emptyHotSetHolds() {
+    Decision d = decide(newSchema(new Coverage(0, 0)), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("HotSetEmpty");
+  }
+
+  @Test
+  void zeroMinCoverageReleasesEvenWithEmptyHotSet() {
+    WarmupSpec spec = spec();
+    spec.setMinCoverage(0);
+    assertThat(decide(held(), spec, null, newSchema(new Coverage(0, 0)), Duration.ZERO))
+        .isInstanceOf(Decision.Release.class);
+  }
+
+  @Test
+  void preloadWithoutJobOpensOneForTheHotSet() {
+    WarmupSpec spec = spec();
+    spec.setMode(WarmupMode.Preload);
+    spec.setHotSetSize(20000);
+    spec.setPreloadRate(300);
+    Decision d = decide(held(), spec, null, newSchema(new Coverage(0, 20000)), Duration.ZERO);
+    assertThat(d).isEqualTo(new Decision.OpenWarmJob("bbb", 20000, 300));
+  }
+
+  @Test
+  void preloadWithJobHoldsAndReportsProgress() {
+    WarmupSpec spec = spec();
+    spec.setMode(WarmupMode.Preload);
+    Decision d = decide(held(), spec, null, seen(Set.of("bbb"), Set.of("aaa"),
+        new Coverage(10, 100), null, new WarmJob("Running", 100, 12, 1, null)), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.message()).contains("warm job Running 12/100 loaded, 1 errors");
+  }
+
+  @Test
+  void preloadDoesNotOpenAJobForAnEmptyHotSet() {
+    WarmupSpec spec = spec();
+    spec.setMode(WarmupMode.Preload);
+    assertThat(decide(held(), spec, null, newSchema(new Coverage(0, 0)), Duration.ZERO).reason())
+        .isEqualTo("HotSetEmpty");
+  }
+
+  @Test
+  void warmCanaryIsReleasedEvenPastMaxWait() {
+    WarmupSpec spec = spec();
+    spec.setOnTimeout(TimeoutAction.Abort);
+    Decision d = decide(held(), spec, null, newSchema(new Coverage(10, 10)),
+        Duration.ofMinutes(20));
+    assertThat(d).isInstanceOf(Decision.Release.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Promoted);
+  }
+
+  @ParameterizedTest
+  @EnumSource(TimeoutAction.class)
+  void maxWaitAppliesOnTimeout(TimeoutAction action) {
+    WarmupSpec spec = spec();
+    spec.setOnTimeout(action);
+    Decision before = decide(held(), spec, null, newSchema(new Coverage(1, 10)),
+        Duration.ofMinutes(10).minusSeconds(1));
+    assertThat(before).isInstanceOf(Decision.Hold.class);
+    assertThat(before.phase()).isEqualTo(GatePhase.Warming);
+
+    Decision after = decide(held(), spec, null, newSchema(new Coverage(1, 10)),
+        Duration.ofMinutes(10));
+    assertThat(after.phase()).isEqualTo(GatePhase.TimedOut);
+    assertThat(after.reason()).isEqualTo("TimedOut");
+    assertThat(after.message()).contains("onTimeout " + action).contains("10m");
+    switch (action) {
+      case Hold -> assertThat(after).isInstanceOf(Decision.Hold.class);
+      case Promote -> assertThat(after).isInstanceOf(Decision.Release.class);
+      case Abort -> assertThat(after).isInstanceOf(Decision.Abort.class);
+    }
+  }
+
+  @Test
+  void pauseStartInTheFutureCountsAsJustStarted() {
+    Decision d = decide(seen(Set.of(), Set.of("aaa"), null, null, null), Duration.ofSeconds(-5));
+    assertThat(d.reason()).isEqualTo("WaitingForAgents");
+  }
+
+  @Test
+  void durationsReadLikeKubectl() {
+    assertThat(GateDecision.seconds(Duration.ofSeconds(38))).isEqualTo("38 s");
+    assertThat(GateDecision.seconds(Duration.ofSeconds(605))).isEqualTo("10m 5s");
+    assertThat(GateDecision.seconds(Duration.ofMinutes(10))).isEqualTo("10m");
+  }
+}

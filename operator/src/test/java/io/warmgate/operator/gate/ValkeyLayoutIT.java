@@ -1,0 +1,122 @@
+package io.warmgate.operator.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.testing.RedisExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The operator's readers and writer of docs/valkey-layout.md against a real Redis. */
+class ValkeyLayoutIT {
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  final ControlKeys keys = new ControlKeys("deals");
+  RedisClient client;
+  StatefulRedisConnection<String, String> connection;
+  RedisCommands<String, String> r;
+
+  @BeforeEach
+  void connect() {
+    redis.flushAll();
+    client = RedisClient.create(redis.uri());
+    connection = client.connect();
+    r = connection.sync();
+  }
+
+  @AfterEach
+  void close() {
+    connection.close();
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+  }
+
+  @Test
+  void registryKeepsLiveWellFormedEntriesOnly() {
+    Instant now = Instant.now();
+    long later = now.plusSeconds(15).toEpochMilli();
+    r.hset(keys.agents(), Map.of(
+        "live", "{\"pod\":\"live\",\"podTemplateHash\":\"c1\",\"schemaHash\":\"bbb\","
+            + "\"expiresAt\":" + later + "}",
+        "dead", "{\"pod\":\"dead\",\"podTemplateHash\":\"c1\",\"schemaHash\":\"ccc\","
+            + "\"expiresAt\":" + now.minusSeconds(1).toEpochMilli() + "}",
+        "no-hash", "{\"pod\":\"no-hash\",\"schemaHash\":\"ddd\",\"expiresAt\":" + later + "}",
+        "garbage", "not json"));
+
+    assertThat(AgentRegistry.live(r, keys, now))
+        .containsExactly(new Agent("live", "c1", "bbb", later));
+  }
+
+  @Test
+  void coverageCountsEscapedValueKeysOfTheHottestIds() {
+    r.zadd(keys.hot(), 3, "a:b c");
+    r.zadd(keys.hot(), 2, "plain");
+    r.zadd(keys.hot(), 1, "cold");
+    r.set("wg:deals:bbb:a%3Ab%20c", "v");
+    r.set("wg:deals:aaa:plain", "v");
+    r.set("wg:deals:bbb:cold", "v");
+    NamespaceStats stats = new NamespaceStats(connection, keys, Duration.ofSeconds(5));
+
+    assertThat(stats.coverage("bbb", 2)).isEqualTo(new Coverage(1, 2));
+    assertThat(stats.coverage("bbb", 10)).isEqualTo(new Coverage(2, 3));
+    assertThat(stats.coverage("eee", 10)).isEqualTo(new Coverage(0, 3));
+  }
+
+  @Test
+  void hitRatioSumsTheBucketsOfTheWindow() {
+    Instant now = Instant.ofEpochSecond(1_700_000_055L);
+    r.hset(keys.statsBucket("bbb", 1_700_000_050L), Map.of("l1Hits", "6", "l2Hits", "2",
+        "misses", "2"));
+    r.hset(keys.statsBucket("bbb", 1_700_000_030L), Map.of("misses", "10"));
+    r.hset(keys.statsBucket("bbb", 1_700_000_000L), Map.of("l1Hits", "1000"));
+    NamespaceStats stats = new NamespaceStats(connection, keys, Duration.ofSeconds(5));
+
+    assertThat(stats.hitRatio("bbb", Duration.ofSeconds(10), now)).isEqualTo(0.8);
+    assertThat(stats.hitRatio("bbb", Duration.ofSeconds(30), now)).isEqualTo(0.4);
+    assertThat(stats.hitRatio("ccc", Duration.ofSeconds(30), now)).isNull();
+  }
+
+  @Test
+  void warmJobOpensOnceWithTheHotSnapshotAndIsNeverReset() {
+    for (int i = 0; i < 2500; i++) {
+      r.zadd(keys.hot(), i, "id-" + i);
+    }
+    Instant now = Instant.ofEpochMilli(1_700_000_000_000L);
+
+    assertThat(WarmJobs.open(r, keys, "bbb", 2000, 300, now)).isTrue();
+
+    assertThat(r.hgetall(keys.warmJob("bbb"))).containsAllEntriesOf(Map.of("target", "2000",
+        "rate", "300", "batchSize", "200", "state", "Open", "filled", "0", "errors", "0",
+        "cursor", "0", "createdAt", "1700000000000", "updatedAt", "1700000000000"));
+    List<String> ids = r.lrange(keys.warmIds("bbb"), 0, -1);
+    assertThat(ids).hasSize(2000).startsWith("id-2499", "id-2498").endsWith("id-500");
+    assertThat(r.pttl(keys.warmJob("bbb"))).isPositive();
+    assertThat(r.pttl(keys.warmIds("bbb"))).isPositive();
+    assertThat(WarmJobs.read(r, keys, "bbb"))
+        .isEqualTo(new WarmJob("Open", 2000, 0, 0, "opened by the warmgate operator"));
+
+    r.hset(keys.warmJob("bbb"), Map.of("state", "Done", "filled", "1990", "errors", "10",
+        "cursor", "2000"));
+    assertThat(WarmJobs.open(r, keys, "bbb", 5000, 10, now.plusSeconds(60))).isFalse();
+    assertThat(r.hgetall(keys.warmJob("bbb"))).containsEntry("state", "Done")
+        .containsEntry("filled", "1990").containsEntry("target", "2000");
+    assertThat(r.llen(keys.warmIds("bbb"))).isEqualTo(2000);
+  }
+
+  @Test
+  void warmJobForAnEmptyHotSetHasNothingToLoad() {
+    assertThat(WarmJobs.open(r, keys, "bbb", 100, 500, Instant.now())).isTrue();
+    assertThat(WarmJobs.read(r, keys, "bbb").target()).isZero();
+    assertThat(r.exists(keys.warmIds("bbb"))).isZero();
+    assertThat(WarmJobs.read(r, keys, "none")).isNull();
+  }
+}
