@@ -1,0 +1,198 @@
+package io.warmgate.gateway;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.warmgate.gateway.config.GatewayConfig;
+import io.warmgate.gateway.http.GatewayRoutes;
+import io.warmgate.gateway.http.PerUserHook;
+import io.warmgate.gateway.metrics.GatewayMetrics;
+import io.warmgate.gateway.stream.Coalescer;
+import io.warmgate.gateway.stream.RunStore;
+import io.warmgate.gateway.upstream.UpstreamClient;
+import io.warmgate.gateway.validate.ResponseValidator;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A running coalescing stream gateway: an HTTP server, its Valkey connections and its upstream
+ * client, each owned by this instance (several may run in one JVM, each like its own pod).
+ *
+ * <pre>{@code
+ * StreamGateway gateway = StreamGateway.builder(GatewayConfig.fromEnvironment()).start();
+ * ...
+ * gateway.close();
+ * }</pre>
+ */
+public final class StreamGateway implements AutoCloseable {
+
+  private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+  private final Vertx vertx;
+  private final ClientResources resources;
+  private final RedisClient redis;
+  private final StatefulRedisConnection<String, String> connection;
+  private final ScheduledExecutorService scheduler;
+  private final UpstreamClient upstream;
+  private final Coalescer coalescer;
+  private final GatewayMetrics metrics;
+  private final HttpServer server;
+
+  private StreamGateway(Builder builder) {
+    GatewayConfig config = builder.config;
+    int instance = INSTANCES.incrementAndGet();
+    // Small pools: the work is I/O-bound, and a pod usually runs one gateway next to its app.
+    vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(2));
+    resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
+    RedisURI uri = redisUri(config);
+    redis = RedisClient.create(resources, uri);
+    redis.setOptions(ClientOptions.builder().autoReconnect(true).build());
+    scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "warmgate-gateway-" + instance + "-scheduler");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      connection = redis.connect(StringCodec.UTF8);
+      metrics = new GatewayMetrics(builder.meterRegistry);
+      RunStore store = new RunStore(connection.async(), config.lockTtl(), config.streamCap());
+      ResponseValidator validator = builder.validator != null ? builder.validator
+          : config.schemaDir().map(ResponseValidator::fromDirectory).orElse(ResponseValidator.none());
+      upstream = new UpstreamClient(vertx, config);
+      coalescer = new Coalescer(redis, uri, store, upstream, validator, metrics, scheduler,
+          config.lockTtl(), config.streamCap(), config.resultTtl(), config.burstResultTtl(),
+          config.podName());
+      GatewayRoutes routes = new GatewayRoutes(vertx, coalescer, store, metrics, builder.hook,
+          config.burstFlagTtl());
+      server = vertx.createHttpServer(new HttpServerOptions().setAcceptBacklog(4096))
+          .requestHandler(routes)
+          .listen(config.port())
+          .await(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      kill();
+      throw new IllegalStateException("cannot start the stream gateway (" + e.getMessage() + "); "
+          + "check " + GatewayConfig.VALKEY_ADDRESSES + " and " + GatewayConfig.PORT, e);
+    }
+  }
+
+  /** Starts building a gateway for {@code config}. */
+  public static Builder builder(GatewayConfig config) {
+    return new Builder(config);
+  }
+
+  /** The port the HTTP server listens on. */
+  public int port() {
+    return server.actualPort();
+  }
+
+  /** This instance's counters. */
+  public GatewayMetrics metrics() {
+    return metrics;
+  }
+
+  /** Upstream calls this instance runs now. */
+  public int activeUpstreamCalls() {
+    return coalescer.activeProducers();
+  }
+
+  /**
+   * Stops like a crashed pod: connections and threads are closed at once, nothing is released in
+   * Valkey (locks expire by themselves), clients see their connection drop.
+   */
+  public void kill() {
+    if (coalescer != null) {
+      coalescer.kill();
+    }
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+    }
+    vertx.close();
+    if (redis != null) {
+      redis.shutdown(0, 0, TimeUnit.MILLISECONDS);
+    }
+    resources.shutdown(0, 0, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Stops serving (SIGTERM): this instance's upstream locks are given up so other pods take its
+   * runs over at once, from the chunks already in Valkey; its clients' connections close and
+   * they resume elsewhere with {@code Last-Event-ID}.
+   */
+  @Override
+  public void close() {
+    try {
+      coalescer.close(Duration.ofSeconds(2));
+      server.close().await(5, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      // clients still connected are cut off by kill() below
+    } finally {
+      kill();
+    }
+  }
+
+  private static RedisURI redisUri(GatewayConfig config) {
+    String address = config.valkeyAddress();
+    int colon = address.lastIndexOf(':');
+    String host = address.substring(0, colon).replace("[", "").replace("]", "");
+    RedisURI.Builder uri = RedisURI.builder().withHost(host)
+        .withPort(Integer.parseInt(address.substring(colon + 1)))
+        .withSsl(config.valkeyTls())
+        .withTimeout(Duration.ofSeconds(10));
+    config.valkeyPassword().ifPresent(password -> config.valkeyUsername().ifPresentOrElse(
+        user -> uri.withAuthentication(user, password), () -> uri.withPassword(password.toCharArray())));
+    return uri.build();
+  }
+
+  /** Options beyond the environment. */
+  public static final class Builder {
+    private final GatewayConfig config;
+    private MeterRegistry meterRegistry = new SimpleMeterRegistry();
+    private PerUserHook hook = PerUserHook.IDENTITY;
+    private ResponseValidator validator;
+
+    private Builder(GatewayConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** Registers the gateway's meters in {@code registry} (default: a private simple registry). */
+    public Builder meterRegistry(MeterRegistry registry) {
+      this.meterRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /** Adapts chunks per user after coalescing (default: unchanged). */
+    public Builder perUserHook(PerUserHook hook) {
+      this.hook = Objects.requireNonNull(hook, "hook");
+      return this;
+    }
+
+    /** Validates completed responses with {@code validator} instead of the schema directory. */
+    public Builder validator(ResponseValidator validator) {
+      this.validator = Objects.requireNonNull(validator, "validator");
+      return this;
+    }
+
+    /**
+     * Starts the gateway.
+     *
+     * @throws IllegalStateException if Valkey is unreachable or the port is taken
+     */
+    public StreamGateway start() {
+      return new StreamGateway(this);
+    }
+  }
+}

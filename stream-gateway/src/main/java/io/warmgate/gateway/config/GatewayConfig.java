@@ -1,0 +1,292 @@
+package io.warmgate.gateway.config;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * The gateway's settings as read from {@code WARMGATE_GATEWAY_*} variables (and the agent's
+ * {@code WARMGATE_VALKEY_*} and {@code WARMGATE_POD_NAME}). Immutable; {@link #toString()} never
+ * shows the Valkey password or upstream header values, which usually come from a Secret.
+ *
+ * <p>Durations are Kubernetes/Go style ({@code 500ms}, {@code 60s}, {@code 4m}). An unset or blank
+ * variable takes its default; a malformed one is refused with an {@link IllegalArgumentException}
+ * naming the variable, its value and the expected form.
+ */
+public final class GatewayConfig {
+
+  /** HTTP port of the gateway, default {@code 8080}; {@code 0} picks a free port. */
+  public static final String PORT = "WARMGATE_GATEWAY_PORT";
+  /** {@code host:port} of the Valkey/Redis server. Required. */
+  public static final String VALKEY_ADDRESSES = "WARMGATE_VALKEY_ADDRESSES";
+  /** ACL user name for Valkey, optional. */
+  public static final String VALKEY_USERNAME = "WARMGATE_VALKEY_USERNAME";
+  /** Valkey password, optional. */
+  public static final String VALKEY_PASSWORD = "WARMGATE_VALKEY_PASSWORD";
+  /** {@code true} to connect to Valkey with TLS; default {@code false}. */
+  public static final String VALKEY_TLS = "WARMGATE_VALKEY_TLS";
+  /** Upstream SSE endpoint; {@code {template}} is replaced by the template id. Required. */
+  public static final String UPSTREAM_URL = "WARMGATE_GATEWAY_UPSTREAM_URL";
+  /** Prefix of upstream request headers: {@code ..._HEADER_AUTHORIZATION} sends {@code Authorization}. */
+  public static final String UPSTREAM_HEADER_PREFIX = "WARMGATE_GATEWAY_UPSTREAM_HEADER_";
+  /** Connect timeout to the upstream, default {@code 5s}. */
+  public static final String UPSTREAM_CONNECT_TIMEOUT = "WARMGATE_GATEWAY_UPSTREAM_CONNECT_TIMEOUT";
+  /** Longest silence of the upstream between two reads, default {@code 30s}. */
+  public static final String UPSTREAM_IDLE_TIMEOUT = "WARMGATE_GATEWAY_UPSTREAM_IDLE_TIMEOUT";
+  /** Longest whole upstream response, default {@code 5m}. */
+  public static final String UPSTREAM_TIMEOUT = "WARMGATE_GATEWAY_UPSTREAM_TIMEOUT";
+  /** How long a completed response stays readable, default {@code 200ms}. */
+  public static final String RESULT_TTL = "WARMGATE_GATEWAY_RESULT_TTL";
+  /** How long a completed response stays readable while the burst flag is up, default {@code 5s}. */
+  public static final String BURST_RESULT_TTL = "WARMGATE_GATEWAY_BURST_RESULT_TTL";
+  /** Lifetime of a burst flag raised over HTTP without an explicit {@code ttl}, default {@code 2m}. */
+  public static final String BURST_FLAG_TTL = "WARMGATE_GATEWAY_BURST_FLAG_TTL";
+  /** Most chunks one response may have, default {@code 10000}. */
+  public static final String STREAM_CAP = "WARMGATE_GATEWAY_STREAM_CAP";
+  /** Expiry of the upstream lock; the holder renews it every third of it. Default {@code 5s}. */
+  public static final String LOCK_TTL = "WARMGATE_GATEWAY_LOCK_TTL";
+  /** Directory of {@code <template>.schema.json} files validating completed responses, optional. */
+  public static final String SCHEMA_DIR = "WARMGATE_GATEWAY_SCHEMA_DIR";
+  /** This pod's name (downward API), used in lock tokens. */
+  public static final String POD_NAME = "WARMGATE_POD_NAME";
+
+  static final int DEFAULT_PORT = 8080;
+  static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+  static final Duration DEFAULT_UPSTREAM_TIMEOUT = Duration.ofMinutes(5);
+  static final Duration DEFAULT_RESULT_TTL = Duration.ofMillis(200);
+  static final Duration DEFAULT_BURST_RESULT_TTL = Duration.ofSeconds(5);
+  static final Duration DEFAULT_BURST_FLAG_TTL = Duration.ofMinutes(2);
+  static final int DEFAULT_STREAM_CAP = 10_000;
+  static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(5);
+
+  private final int port;
+  private final String valkeyAddress;
+  private final String valkeyUsername;
+  private final String valkeyPassword;
+  private final boolean valkeyTls;
+  private final String upstreamUrl;
+  private final Map<String, String> upstreamHeaders;
+  private final Duration upstreamConnectTimeout;
+  private final Duration upstreamIdleTimeout;
+  private final Duration upstreamTimeout;
+  private final Duration resultTtl;
+  private final Duration burstResultTtl;
+  private final Duration burstFlagTtl;
+  private final int streamCap;
+  private final Duration lockTtl;
+  private final Path schemaDir;
+  private final String podName;
+
+  private GatewayConfig(Map<String, String> env) {
+    port = optional(env, PORT).map(v -> port(PORT, v)).orElse(DEFAULT_PORT);
+    valkeyAddress = required(env, VALKEY_ADDRESSES, "the Valkey address, for example valkey:6379");
+    if (!valkeyAddress.matches("[^:,\\s]+:\\d{1,5}") && !valkeyAddress.matches("\\[[0-9a-fA-F:.]+]:\\d{1,5}")) {
+      throw EnvValues.invalid(VALKEY_ADDRESSES, valkeyAddress,
+          "exactly one host:port, for example valkey:6379 (cluster mode is not supported yet)");
+    }
+    valkeyUsername = text(env, VALKEY_USERNAME);
+    valkeyPassword = text(env, VALKEY_PASSWORD);
+    valkeyTls = optional(env, VALKEY_TLS).map(v -> EnvValues.bool(VALKEY_TLS, v)).orElse(false);
+    upstreamUrl = required(env, UPSTREAM_URL,
+        "the upstream SSE endpoint, for example http://llm:8000/v1/templates/{template}/stream");
+    validateUrl(upstreamUrl);
+    upstreamHeaders = headers(env);
+    upstreamConnectTimeout = positive(env, UPSTREAM_CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT);
+    upstreamIdleTimeout = positive(env, UPSTREAM_IDLE_TIMEOUT, DEFAULT_IDLE_TIMEOUT);
+    upstreamTimeout = positive(env, UPSTREAM_TIMEOUT, DEFAULT_UPSTREAM_TIMEOUT);
+    resultTtl = positive(env, RESULT_TTL, DEFAULT_RESULT_TTL);
+    burstResultTtl = positive(env, BURST_RESULT_TTL, DEFAULT_BURST_RESULT_TTL);
+    burstFlagTtl = positive(env, BURST_FLAG_TTL, DEFAULT_BURST_FLAG_TTL);
+    streamCap = optional(env, STREAM_CAP)
+        .map(v -> (int) Math.min(Integer.MAX_VALUE - 1, EnvValues.positiveLong(STREAM_CAP, v)))
+        .orElse(DEFAULT_STREAM_CAP);
+    lockTtl = positive(env, LOCK_TTL, DEFAULT_LOCK_TTL);
+    if (lockTtl.toMillis() < 100) {
+      throw EnvValues.invalid(LOCK_TTL, env.get(LOCK_TTL),
+          "at least 100ms (the holder renews it every third of it)");
+    }
+    schemaDir = optional(env, SCHEMA_DIR).map(GatewayConfig::directory).orElse(null);
+    podName = optional(env, POD_NAME).orElse("gateway-" + UUID.randomUUID().toString().substring(0, 8));
+  }
+
+  /**
+   * Reads the configuration from {@code env}, a stand-in for the process environment.
+   *
+   * @throws NullPointerException if {@code env} is null
+   * @throws IllegalArgumentException naming the variable if one is missing or malformed
+   */
+  public static GatewayConfig from(Map<String, String> env) {
+    return new GatewayConfig(Objects.requireNonNull(env, "env"));
+  }
+
+  /** Reads the configuration from the process environment; see {@link #from(Map)}. */
+  public static GatewayConfig fromEnvironment() {
+    return from(System.getenv());
+  }
+
+  /** {@value #PORT}. */
+  public int port() { return port; }
+  /** {@value #VALKEY_ADDRESSES}: one {@code host:port}. */
+  public String valkeyAddress() { return valkeyAddress; }
+  /** {@value #VALKEY_USERNAME}, or empty. */
+  public Optional<String> valkeyUsername() { return Optional.ofNullable(valkeyUsername); }
+  /** {@value #VALKEY_PASSWORD}, or empty. */
+  public Optional<String> valkeyPassword() { return Optional.ofNullable(valkeyPassword); }
+  /** {@value #VALKEY_TLS}. */
+  public boolean valkeyTls() { return valkeyTls; }
+  /** {@value #UPSTREAM_URL}, possibly containing {@code {template}}. */
+  public String upstreamUrl() { return upstreamUrl; }
+  /** Headers named by {@value #UPSTREAM_HEADER_PREFIX}{@code *} variables, name → value, sorted. */
+  public Map<String, String> upstreamHeaders() { return upstreamHeaders; }
+  /** {@value #UPSTREAM_CONNECT_TIMEOUT}. */
+  public Duration upstreamConnectTimeout() { return upstreamConnectTimeout; }
+  /** {@value #UPSTREAM_IDLE_TIMEOUT}. */
+  public Duration upstreamIdleTimeout() { return upstreamIdleTimeout; }
+  /** {@value #UPSTREAM_TIMEOUT}. */
+  public Duration upstreamTimeout() { return upstreamTimeout; }
+  /** {@value #RESULT_TTL}. */
+  public Duration resultTtl() { return resultTtl; }
+  /** {@value #BURST_RESULT_TTL}. */
+  public Duration burstResultTtl() { return burstResultTtl; }
+  /** {@value #BURST_FLAG_TTL}. */
+  public Duration burstFlagTtl() { return burstFlagTtl; }
+  /** {@value #STREAM_CAP}. */
+  public int streamCap() { return streamCap; }
+  /** {@value #LOCK_TTL}. */
+  public Duration lockTtl() { return lockTtl; }
+  /** {@value #SCHEMA_DIR}, or empty when no response is validated. */
+  public Optional<Path> schemaDir() { return Optional.ofNullable(schemaDir); }
+  /** {@value #POD_NAME}, or a random {@code gateway-xxxxxxxx}. */
+  public String podName() { return podName; }
+
+  /**
+   * Parses a duration the way every {@code WARMGATE_*} variable is parsed ({@code 500ms},
+   * {@code 60s}, {@code 4m}).
+   *
+   * @param name what the value is, for the error message
+   * @throws IllegalArgumentException naming {@code name}, the value and the expected form
+   */
+  public static Duration parseDuration(String name, String value) {
+    return EnvValues.duration(name, value);
+  }
+
+  @Override
+  public String toString() {
+    return "GatewayConfig{port=" + port + ", valkeyAddress=" + valkeyAddress
+        + ", valkeyUsername=" + valkeyUsername
+        + ", valkeyPassword=" + (valkeyPassword == null ? "<unset>" : "<redacted>")
+        + ", valkeyTls=" + valkeyTls + ", upstreamUrl=" + upstreamUrl
+        + ", upstreamHeaders=" + upstreamHeaders.keySet() + " (values redacted)"
+        + ", upstreamConnectTimeout=" + upstreamConnectTimeout
+        + ", upstreamIdleTimeout=" + upstreamIdleTimeout + ", upstreamTimeout=" + upstreamTimeout
+        + ", resultTtl=" + resultTtl + ", burstResultTtl=" + burstResultTtl
+        + ", burstFlagTtl=" + burstFlagTtl + ", streamCap=" + streamCap + ", lockTtl=" + lockTtl
+        + ", schemaDir=" + schemaDir + ", podName=" + podName + "}";
+  }
+
+  private static Map<String, String> headers(Map<String, String> env) {
+    Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    for (Map.Entry<String, String> e : env.entrySet()) {
+      String variable = e.getKey();
+      if (!variable.startsWith(UPSTREAM_HEADER_PREFIX) || e.getValue() == null || e.getValue().isBlank()) {
+        continue;
+      }
+      String raw = variable.substring(UPSTREAM_HEADER_PREFIX.length());
+      if (!raw.matches("[A-Za-z0-9_]+")) {
+        throw new IllegalArgumentException(variable + " does not name a header: use "
+            + UPSTREAM_HEADER_PREFIX + "<NAME> with letters, digits and _ (which becomes -), "
+            + "for example " + UPSTREAM_HEADER_PREFIX + "AUTHORIZATION");
+      }
+      // HTTP header names are case-insensitive; X_API_KEY is sent as X-Api-Key for readability.
+      StringBuilder name = new StringBuilder();
+      for (String part : raw.split("_")) {
+        if (!part.isEmpty()) {
+          if (name.length() > 0) {
+            name.append('-');
+          }
+          name.append(part.substring(0, 1).toUpperCase(Locale.ROOT))
+              .append(part.substring(1).toLowerCase(Locale.ROOT));
+        }
+      }
+      if (e.getValue().contains("\n") || e.getValue().contains("\r")) {
+        throw new IllegalArgumentException(variable + " contains a line break: header values must "
+            + "be one line; check the Secret the value comes from");
+      }
+      headers.put(name.toString(), e.getValue().trim());
+    }
+    return java.util.Collections.unmodifiableMap(headers);
+  }
+
+  private static void validateUrl(String url) {
+    String probe = url.replace("{template}", "t");
+    try {
+      URI uri = new URI(probe);
+      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+        return;
+      }
+    } catch (java.net.URISyntaxException e) {
+      // reported below with the expected form
+    }
+    throw EnvValues.invalid(UPSTREAM_URL, url,
+        "an absolute http(s) URL, optionally with {template}, for example "
+            + "http://llm:8000/v1/templates/{template}/stream");
+  }
+
+  private static Path directory(String value) {
+    Path path = Path.of(value);
+    if (!Files.isDirectory(path)) {
+      throw EnvValues.invalid(SCHEMA_DIR, value,
+          "an existing directory holding <template>.schema.json files (mount a ConfigMap there)");
+    }
+    return path;
+  }
+
+  private static int port(String variable, String value) {
+    try {
+      int parsed = Integer.parseInt(value.trim());
+      if (parsed >= 0 && parsed <= 65535) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // reported below with the expected form
+    }
+    throw EnvValues.invalid(variable, value, "a port number from 0 to 65535");
+  }
+
+  private static Duration positive(Map<String, String> env, String name, Duration fallback) {
+    Optional<String> value = optional(env, name);
+    if (value.isEmpty()) {
+      return fallback;
+    }
+    Duration parsed = EnvValues.duration(name, value.get());
+    if (parsed.toMillis() < 1) {
+      throw EnvValues.invalid(name, value.get(), "a duration of at least 1ms, such as 500ms or 5s");
+    }
+    return parsed;
+  }
+
+  private static String text(Map<String, String> env, String name) {
+    String value = env.get(name);
+    return value == null || value.isBlank() ? null : value.trim();
+  }
+
+  private static Optional<String> optional(Map<String, String> env, String name) {
+    return Optional.ofNullable(text(env, name));
+  }
+
+  private static String required(Map<String, String> env, String name, String what) {
+    String value = text(env, name);
+    if (value == null) {
+      throw new IllegalArgumentException(name + " is not set: set it to " + what);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,2 @@
+/** The gateway's counters (Micrometer). */
+package io.warmgate.gateway.metrics;

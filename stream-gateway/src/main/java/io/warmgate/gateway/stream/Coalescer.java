@@ -1,0 +1,164 @@
+package io.warmgate.gateway.stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.warmgate.gateway.key.CoalescingKey;
+import io.warmgate.gateway.metrics.GatewayMetrics;
+import io.warmgate.gateway.upstream.UpstreamClient;
+import io.warmgate.gateway.validate.ResponseValidator;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One pod's coalescing engine: at most one {@link FanoutHub} (stream reader) and at most one
+ * {@link Producer} (upstream call) per coalescing key in this process, whatever the number of
+ * clients; across pods, the Valkey lock of {@link RunStore} leaves one producer per key.
+ *
+ * <p>Thread-safe. {@link #close()} stops everything; so does {@link #kill()}, which is what a
+ * crash looks like to the other pods: nothing is released, locks simply expire.
+ */
+public final class Coalescer implements AutoCloseable {
+
+  /** What hubs and producers share. */
+  record Settings(Duration lockTtl, int streamCap, Duration resultTtl, Duration burstResultTtl) {}
+
+  private final RedisClient redisClient;
+  private final RedisURI redisUri;
+  private final RunStore store;
+  private final UpstreamClient upstream;
+  private final ResponseValidator validator;
+  private final GatewayMetrics metrics;
+  private final ScheduledExecutorService scheduler;
+  private final Settings settings;
+  private final String token;
+  private final Map<CoalescingKey, FanoutHub> hubs = new ConcurrentHashMap<>();
+  /** Keyed by run, not by key: a finishing run's producer never blocks the next run's. */
+  private final Map<String, Producer> producers = new ConcurrentHashMap<>();
+
+  /**
+   * Creates an engine.
+   *
+   * @param redisClient opens each hub's dedicated connection (a blocking {@code XREAD} holds it)
+   * @param podName goes into this process's lock token, with a random suffix
+   */
+  public Coalescer(RedisClient redisClient, RedisURI redisUri, RunStore store, UpstreamClient upstream,
+      ResponseValidator validator, GatewayMetrics metrics, ScheduledExecutorService scheduler,
+      Duration lockTtl, int streamCap, Duration resultTtl, Duration burstResultTtl, String podName) {
+    this.redisClient = redisClient;
+    this.redisUri = redisUri;
+    this.store = store;
+    this.upstream = upstream;
+    this.validator = validator;
+    this.metrics = metrics;
+    this.scheduler = scheduler;
+    this.settings = new Settings(lockTtl, streamCap, resultTtl, burstResultTtl);
+    this.token = podName + ":" + randomHex(8);
+  }
+
+  /**
+   * Adds {@code subscriber} to {@code key}'s stream: it first gets the entries so far, then live
+   * ones. Starts this pod's reader, and the upstream call if no pod runs one, as needed.
+   */
+  public void subscribe(CoalescingKey key, JsonNode shared, Subscriber subscriber) {
+    while (true) {
+      FanoutHub hub = hubs.computeIfAbsent(key, k -> new FanoutHub(this, k, shared));
+      if (hub.add(subscriber)) {
+        hub.startOnce();  // after add: a failure to start reaches this subscriber
+        return;
+      }
+      hubs.remove(key, hub);  // it closed after its last subscriber left; a fresh one takes over
+    }
+  }
+
+  /** Removes {@code subscriber}; the upstream call, if any, goes on for the others and the snapshot. */
+  public void unsubscribe(CoalescingKey key, Subscriber subscriber) {
+    FanoutHub hub = hubs.get(key);
+    if (hub != null) {
+      hub.remove(subscriber);
+    }
+  }
+
+  /** The number of keys this process reads now. */
+  public int activeHubs() {
+    return hubs.size();
+  }
+
+  /** The number of upstream calls this process runs now. */
+  public int activeProducers() {
+    return producers.size();
+  }
+
+  /** Stops reading and aborts this process's upstream calls without writing anything more. */
+  public void kill() {
+    producers.values().forEach(Producer::abort);
+    hubs.values().forEach(FanoutHub::close);
+  }
+
+  /**
+   * Stops like {@link #kill()}, but first gives up this process's upstream locks, so other pods
+   * take its runs over at once (bounded by {@code timeout}) instead of after the lock TTL.
+   */
+  public void close(Duration timeout) {
+    CompletableFuture<?>[] handovers = producers.values().stream().map(Producer::handOver)
+        .toArray(CompletableFuture[]::new);
+    try {
+      CompletableFuture.allOf(handovers).get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // the locks that were not released expire by themselves
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    kill();
+  }
+
+  /** {@link #close(Duration)} with two seconds. */
+  @Override
+  public void close() {
+    close(Duration.ofSeconds(2));
+  }
+
+  void startProducer(CoalescingKey key, JsonNode shared, String run, long skip) {
+    Producer producer = new Producer(this, key, shared, run, skip);
+    if (producers.putIfAbsent(producerId(key, run), producer) == null) {
+      producer.start();
+    }
+  }
+
+  void producerDone(CoalescingKey key, String run, Producer producer) {
+    producers.remove(producerId(key, run), producer);
+  }
+
+  private static String producerId(CoalescingKey key, String run) {
+    return key.hex() + ":" + run;
+  }
+
+  void hubDone(CoalescingKey key, FanoutHub hub) {
+    hubs.remove(key, hub);
+  }
+
+  CompletableFuture<StatefulRedisConnection<String, String>> connect() {
+    return redisClient.connectAsync(StringCodec.UTF8, redisUri).toCompletableFuture();
+  }
+
+  RunStore store() { return store; }
+  UpstreamClient upstream() { return upstream; }
+  ResponseValidator validator() { return validator; }
+  GatewayMetrics metrics() { return metrics; }
+  ScheduledExecutorService scheduler() { return scheduler; }
+  Settings settings() { return settings; }
+  String token() { return token; }
+
+  static String randomHex(int bytes) {
+    byte[] random = new byte[bytes];
+    ThreadLocalRandom.current().nextBytes(random);
+    return HexFormat.of().formatHex(random);
+  }
+}

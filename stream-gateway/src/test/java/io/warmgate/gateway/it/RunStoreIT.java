@@ -1,0 +1,112 @@
+package io.warmgate.gateway.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.warmgate.gateway.key.CoalescingKey;
+import io.warmgate.gateway.stream.RunStore;
+import io.warmgate.gateway.stream.StreamEntry;
+import io.warmgate.gateway.stream.StreamKeys;
+import io.warmgate.testing.RedisExtension;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The Valkey scripts behind coalescing: join, fencing, the index-based takeover rule, finishing. */
+@Timeout(60)
+class RunStoreIT {
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+  private RunStore store;
+  private StreamKeys keys;
+
+  @BeforeEach
+  void connect() {
+    client = RedisClient.create(redis.uri());
+    connection = client.connect();
+    store = new RunStore(connection.async(), Duration.ofSeconds(30), 100);
+    keys = StreamKeys.of(CoalescingKey.of("t-" + System.nanoTime(),
+        new ObjectMapper().valueToTree(Map.of("q", 1))));
+  }
+
+  @AfterEach
+  void close() {
+    connection.close();
+    client.shutdown();
+  }
+
+  @Test
+  void takeoverResumesByIndexAndFencesTheOldHolder() {
+    RunStore.Join first = store.join(keys, "run1", "podA").join();
+    assertThat(first.producer()).isTrue();
+    assertThat(store.join(keys, "run2", "podB").join()).isEqualTo(new RunStore.Join("run1", "running", false));
+    for (int i = 0; i < 3; i++) {
+      assertThat(store.append(keys, "run1", "podA", i, "", "c" + i).join()).isEqualTo(RunStore.Append.APPENDED);
+    }
+    assertThat(store.takeover(keys, "run1", "podB").join().outcome()).isEqualTo(RunStore.Takeover.HELD);
+
+    connection.sync().del(keys.lock());  // podA died: its lock expired
+    RunStore.TakeoverResult takeover = store.takeover(keys, "run1", "podB").join();
+    assertThat(takeover).isEqualTo(new RunStore.TakeoverResult(RunStore.Takeover.ACQUIRED, 3));
+
+    // The old holder wakes up: fenced, nothing written.
+    assertThat(store.append(keys, "run1", "podA", 3, "", "stale").join()).isEqualTo(RunStore.Append.LOST);
+    assertThat(store.finish(keys, "run1", "podA", 3, StreamEntry.Type.DONE, "", Duration.ofSeconds(5)).join()).isFalse();
+    // The new holder re-reads the upstream from the start: indices below 3 are dropped, 3 goes on.
+    assertThat(store.append(keys, "run1", "podB", 1, "", "c1").join()).isEqualTo(RunStore.Append.DUPLICATE);
+    assertThat(store.append(keys, "run1", "podB", 3, "", "c3").join()).isEqualTo(RunStore.Append.APPENDED);
+    assertThatThrownBy(() -> store.append(keys, "run1", "podB", 5, "", "c5").join())
+        .hasMessageContaining("gap");
+    assertThat(store.finish(keys, "run1", "podB", 4, StreamEntry.Type.DONE, "", Duration.ofSeconds(5)).join()).isTrue();
+
+    assertThat(store.readAll(keys, "run1").join())
+        .extracting(StreamEntry::index, StreamEntry::type, StreamEntry::data)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(0L, StreamEntry.Type.CHUNK, "c0"),
+            org.assertj.core.groups.Tuple.tuple(1L, StreamEntry.Type.CHUNK, "c1"),
+            org.assertj.core.groups.Tuple.tuple(2L, StreamEntry.Type.CHUNK, "c2"),
+            org.assertj.core.groups.Tuple.tuple(3L, StreamEntry.Type.CHUNK, "c3"),
+            org.assertj.core.groups.Tuple.tuple(4L, StreamEntry.Type.DONE, ""));
+    assertThat(connection.sync().exists(keys.lock())).isZero();
+    assertThat(connection.sync().pttl(keys.stream("run1"))).isBetween(1L, 5_000L);
+    assertThat(store.join(keys, "run3", "podC").join()).isEqualTo(new RunStore.Join("run1", "done", false));
+    assertThat(store.takeover(keys, "run1", "podC").join().outcome()).isEqualTo(RunStore.Takeover.TERMINAL);
+  }
+
+  @Test
+  void aFailedRunIsReplacedByTheNextJoin() {
+    assertThat(store.join(keys, "run1", "podA").join().producer()).isTrue();
+    assertThat(store.finish(keys, "run1", "podA", 0, StreamEntry.Type.ERROR, "boom", Duration.ofSeconds(5)).join()).isTrue();
+    assertThat(store.takeover(keys, "run1", "podB").join().outcome()).isEqualTo(RunStore.Takeover.TERMINAL);
+    RunStore.Join next = store.join(keys, "run2", "podB").join();
+    assertThat(next).isEqualTo(new RunStore.Join("run2", "running", true));
+    assertThat(store.takeover(keys, "run1", "podC").join().outcome()).isEqualTo(RunStore.Takeover.GONE);
+    // The failed run's error entry stays readable for its late readers.
+    assertThat(store.readAll(keys, "run1").join()).singleElement()
+        .satisfies(e -> assertThat(e.type()).isEqualTo(StreamEntry.Type.ERROR));
+  }
+
+  @Test
+  void theBurstFlagIsPerTemplateOrGlobal() {
+    assertThat(store.burstUp("a").join()).isFalse();
+    store.raiseBurst("a", Duration.ofSeconds(30)).join();
+    assertThat(store.burstUp("a").join()).isTrue();
+    assertThat(store.burstUp("b").join()).isFalse();
+    store.raiseBurst(null, Duration.ofSeconds(30)).join();
+    assertThat(store.burstUp("b").join()).isTrue();
+    store.clearBurst(null).join();
+    store.clearBurst("a").join();
+    assertThat(store.burstUp("a").join()).isFalse();
+  }
+}
