@@ -26,7 +26,7 @@ import io.fabric8.generator.annotation.ValidationRule;
     messageExpression = "'lockTtl (' + self.lockTtl + ') must be shorter than refreshAhead (' "
         + "+ self.refreshAhead + ')'",
     fieldPath = ".lockTtl")
-@ValidationRule(value = "duration(self.negativeTtl) <= duration(self.l2Ttl)",
+@ValidationRule(value = "!has(self.negativeTtl) || duration(self.negativeTtl) <= duration(self.l2Ttl)",
     messageExpression = "'negativeTtl (' + self.negativeTtl + ') must not exceed l2Ttl (' "
         + "+ self.l2Ttl + ')'",
     fieldPath = ".negativeTtl")
@@ -45,12 +45,12 @@ public class CachePolicySpec {
       + "Injected as WARMGATE_CACHE_NAME.")
   private String cacheName;
 
-  @Default("10000")
+  @Default("100000")
   @Min(1)
   @Max(100000000)
-  @JsonPropertyDescription("Most entries a pod's L1 cache holds. Defaults to 10000. Injected as "
+  @JsonPropertyDescription("Most entries a pod's L1 cache holds. Defaults to 100000. Injected as "
       + "WARMGATE_L1_MAX_SIZE.")
-  private Long l1MaxSize = 10000L;
+  private Long l1MaxSize = 100000L;
 
   @Default("60s")
   @Size(max = Durations.MAX_LENGTH)
@@ -70,14 +70,14 @@ public class CachePolicySpec {
       + "Injected as WARMGATE_L2_TTL.")
   private String l2Ttl = "4m";
 
-  @Default("60s")
   @Size(max = Durations.MAX_LENGTH)
   @Pattern(Durations.PATTERN)
   @ValidationRule(value = "duration(self) > duration('0s')",
       message = "negativeTtl must be a positive duration, such as 60s")
-  @JsonPropertyDescription("How long an origin not-found answer is cached in L2 (L1 keeps it for "
-      + "at most l1Ttl). At most l2Ttl. Defaults to 60s. Injected as WARMGATE_NEGATIVE_TTL.")
-  private String negativeTtl = "60s";
+  @JsonPropertyDescription("How long an origin not-found answer is cached, in L1 and in L2. At "
+      + "most l2Ttl. Unset: not-found answers live as long as values (l1Ttl, l2Ttl). Injected as "
+      + "WARMGATE_NEGATIVE_TTL when set.")
+  private String negativeTtl;
 
   @Default("60s")
   @Size(max = Durations.MAX_LENGTH)
@@ -117,13 +117,13 @@ public class CachePolicySpec {
       + "At least l1Ttl + l2Ttl. Defaults to 5m. Injected as WARMGATE_MAX_STALENESS.")
   private String maxStaleness = "5m";
 
-  @Default("0s")
+  @Default("5m")
   @Size(max = Durations.MAX_LENGTH)
   @Pattern(Durations.PATTERN)
   @JsonPropertyDescription("When the origin fails, a held value younger than this is served "
-      + "instead of an error; 0s never serves stale values. Defaults to 0s. Injected as "
+      + "instead of an error; 0s never serves stale values. Defaults to 5m. Injected as "
       + "WARMGATE_STALE_IF_ERROR.")
-  private String staleIfError = "0s";
+  private String staleIfError = "5m";
 
   @Required
   @JsonPropertyDescription("The Valkey server shared as L2 by the target's pods.")

@@ -33,8 +33,8 @@ final class SpecChecks {
     }
     Optional<Duration> l1 = duration(problems, "spec.l1Ttl", spec.getL1Ttl(), true);
     Optional<Duration> l2 = duration(problems, "spec.l2Ttl", spec.getL2Ttl(), true);
-    Optional<Duration> negative =
-        duration(problems, "spec.negativeTtl", spec.getNegativeTtl(), true);
+    Optional<Duration> negative = spec.getNegativeTtl() == null ? Optional.empty()
+        : duration(problems, "spec.negativeTtl", spec.getNegativeTtl(), true);
     Optional<Duration> refresh =
         duration(problems, "spec.refreshAhead", spec.getRefreshAhead(), true);
     Optional<Duration> lock = duration(problems, "spec.lockTtl", spec.getLockTtl(), true);

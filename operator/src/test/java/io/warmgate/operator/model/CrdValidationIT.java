@@ -46,14 +46,14 @@ class CrdValidationIT {
     CachePolicy policy = Serialization.unmarshal(Serialization.asJson(created), CachePolicy.class);
     CachePolicySpec spec = policy.getSpec();
     assertThat(spec.getL1Ttl()).isEqualTo("60s");
-    assertThat(spec.getL1MaxSize()).isEqualTo(10000L);
+    assertThat(spec.getL1MaxSize()).isEqualTo(100000L);
     assertThat(spec.getL2Ttl()).isEqualTo("4m");
-    assertThat(spec.getNegativeTtl()).isEqualTo("60s");
+    assertThat(spec.getNegativeTtl()).as("unset: not-found answers live as long as values").isNull();
     assertThat(spec.getRefreshAhead()).isEqualTo("60s");
     assertThat(spec.getLockTtl()).isEqualTo("5s");
     assertThat(spec.getL2Timeout()).isEqualTo("20ms");
     assertThat(spec.getMaxStaleness()).isEqualTo("5m");
-    assertThat(spec.getStaleIfError()).isEqualTo("0s");
+    assertThat(spec.getStaleIfError()).isEqualTo("5m");
     assertThat(spec.getValkey().getTls()).isFalse();
     assertThat(spec.getWarmup().getMode()).isEqualTo(WarmupMode.Organic);
     assertThat(spec.getWarmup().getMinCoverage()).isEqualTo(80);
