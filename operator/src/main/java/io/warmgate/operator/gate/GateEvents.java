@@ -1,19 +1,11 @@
 package io.warmgate.operator.gate;
 
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.warmgate.operator.events.EventRecorder;
 import io.warmgate.operator.model.CachePolicy;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Records one gate Event on both the CachePolicy and the Rollout it gates, so that
@@ -22,16 +14,10 @@ import org.slf4j.LoggerFactory;
  */
 final class GateEvents {
 
-  static final String COMPONENT = "warmgate-operator";
-  private static final Logger log = LoggerFactory.getLogger(GateEvents.class);
-  private static final AtomicLong SEQUENCE = new AtomicLong();
-
-  private final KubernetesClient client;
-  private final Clock clock;
+  private final EventRecorder recorder;
 
   GateEvents(KubernetesClient client, Clock clock) {
-    this.client = client;
-    this.clock = clock;
+    this.recorder = new EventRecorder(client, clock);
   }
 
   /** Records {@code event} on {@code policy} and on {@code rollout}. */
@@ -47,33 +33,8 @@ final class GateEvents {
         .build(), event);
   }
 
-  private void record(ObjectReference involved, GateEvent gateEvent) {
-    String now = DateTimeFormatter.ISO_INSTANT.format(
-        Instant.now(clock).truncatedTo(ChronoUnit.SECONDS));
-    String message = gateEvent.message().length() > 1024
-        ? gateEvent.message().substring(0, 1024) : gateEvent.message();
-    Event event = new EventBuilder()
-        .withNewMetadata()
-        .withName(involved.getName() + "." + Long.toHexString(System.currentTimeMillis())
-            + SEQUENCE.incrementAndGet())
-        .withNamespace(involved.getNamespace())
-        .endMetadata()
-        .withInvolvedObject(involved)
-        .withType(gateEvent.warning() ? "Warning" : "Normal")
-        .withReason(gateEvent.reason())
-        .withMessage(message)
-        .withFirstTimestamp(now)
-        .withLastTimestamp(now)
-        .withCount(1)
-        .withNewSource().withComponent(COMPONENT).endSource()
-        .withReportingComponent(COMPONENT)
-        .build();
-    try {
-      client.v1().events().inNamespace(involved.getNamespace()).resource(event).create();
-    } catch (KubernetesClientException e) {
-      log.warn("Could not record event {} on {} {}/{}: {}", gateEvent.reason(),
-          involved.getKind(), involved.getNamespace(), involved.getName(), e.getMessage());
-    }
+  private void record(ObjectReference involved, GateEvent event) {
+    recorder.record(involved, event.warning(), event.reason(), event.message());
   }
 
   /** One gate Event: {@code Warning} or {@code Normal}, a CamelCase reason and a message. */

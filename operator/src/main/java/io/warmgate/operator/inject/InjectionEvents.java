@@ -1,23 +1,16 @@
 package io.warmgate.operator.inject;
 
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.warmgate.operator.events.EventRecorder;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Records the webhook's Events. A pod being admitted has no uid yet, so the Event is on its
@@ -27,19 +20,15 @@ import org.slf4j.LoggerFactory;
  */
 final class InjectionEvents {
 
-  static final String COMPONENT = "warmgate-operator";
   static final String POLICY_NOT_FOUND = "CachePolicyNotFound";
   static final Duration QUIET_PERIOD = Duration.ofMinutes(1);
 
-  private static final Logger log = LoggerFactory.getLogger(InjectionEvents.class);
-
-  private final KubernetesClient client;
+  private final EventRecorder recorder;
   private final Clock clock;
   private final Map<String, Instant> lastRecorded = new ConcurrentHashMap<>();
-  private final AtomicLong sequence = new AtomicLong();
 
   InjectionEvents(KubernetesClient client, Clock clock) {
-    this.client = client;
+    this.recorder = new EventRecorder(client, clock);
     this.clock = clock;
   }
 
@@ -55,30 +44,7 @@ final class InjectionEvents {
         + policy + " but CachePolicy " + namespace + "/" + policy + " does not exist; the pod "
         + "was admitted without the cache agent's configuration. Create the CachePolicy or fix "
         + "the label, then restart the pods.";
-    String timestamp = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
-    ObjectReference regarding = regarding(namespace, pod);
-    Event event = new EventBuilder()
-        .withNewMetadata()
-        .withName(regarding.getName() + "." + Long.toHexString(now.toEpochMilli())
-            + sequence.incrementAndGet())
-        .withNamespace(namespace)
-        .endMetadata()
-        .withInvolvedObject(regarding)
-        .withType("Warning")
-        .withReason(POLICY_NOT_FOUND)
-        .withMessage(message)
-        .withFirstTimestamp(timestamp)
-        .withLastTimestamp(timestamp)
-        .withCount(1)
-        .withNewSource().withComponent(COMPONENT).endSource()
-        .withReportingComponent(COMPONENT)
-        .build();
-    try {
-      client.v1().events().inNamespace(namespace).resource(event).create();
-    } catch (KubernetesClientException e) {
-      log.warn("Could not record event {} for pod {} in {}: {}", POLICY_NOT_FOUND, describe(pod),
-          namespace, e.getMessage());
-    }
+    recorder.record(regarding(namespace, pod), true, POLICY_NOT_FOUND, message);
   }
 
   /** The pod's name, or its generateName followed by '*' while the API server has not named it. */
