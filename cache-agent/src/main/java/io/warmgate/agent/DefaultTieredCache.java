@@ -21,6 +21,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +62,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     this.origin = s.origin;
     this.l1 = s.l1;
     this.l2 = s.l2 == null ? null
-        : new L2Tier<>(s.keys, s.l2, s.codec, s.metrics, s.clock, s.maxValueBytes);
+        : new L2Tier<>(s.keys, s.l2, s.codec, s.metrics, s.clock, s.maxValueBytes, s.writtenIds);
     this.executor = s.executor;
     this.ownedExecutor = s.ownedExecutor;
     this.clock = s.clock;
@@ -97,6 +98,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     Duration staleIfError;
     long maxValueBytes;
     String podName;
+    Consumer<String> writtenIds = id -> { };
   }
 
   @Override

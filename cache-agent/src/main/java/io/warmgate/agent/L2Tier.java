@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,15 +31,18 @@ final class L2Tier<V> {
   private final CacheMetrics metrics;
   private final InstantSource clock;
   private final long maxValueBytes;
+  private final Consumer<String> written;
 
+  /** @param written told each id whose L2 write succeeded (feeds the distinct-keys count) */
   L2Tier(KeySpace keys, L2Store store, ValueCodec<V> codec, CacheMetrics metrics,
-      InstantSource clock, long maxValueBytes) {
+      InstantSource clock, long maxValueBytes, Consumer<String> written) {
     this.keys = keys;
     this.store = store;
     this.codec = codec;
     this.metrics = metrics;
     this.clock = clock;
     this.maxValueBytes = maxValueBytes;
+    this.written = written;
   }
 
   /**
@@ -99,7 +103,10 @@ final class L2Tier<V> {
           keys.cacheName(), id, bytes.length, maxValueBytes);
       return;
     }
-    store.set(keys.valueKey(id), bytes, px).thenRun(metrics.l2Writes::increment);
+    store.set(keys.valueKey(id), bytes, px).thenRun(() -> {
+      metrics.l2Writes.increment();
+      written.accept(id);
+    });
   }
 
   private Entry<V> decode(String id, byte[] bytes) {

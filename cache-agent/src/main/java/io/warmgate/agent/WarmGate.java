@@ -6,10 +6,12 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.warmgate.agent.fleet.FleetServices;
 import io.warmgate.agent.l1.L1Cache;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.L2Store;
 import io.warmgate.agent.schema.SchemaHash;
+import io.warmgate.agent.stats.WrittenKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -60,6 +62,9 @@ public final class WarmGate<V> {
   private long maxValueBytes = WarmGateConfig.DEFAULT_MAX_VALUE_BYTES;
   private Duration l2BreakerWait = Duration.ofSeconds(5);
   private String podName;
+  private String podNamespace;
+  private String podTemplateHash;
+  private boolean fleetServices;
   private InstantSource clock = InstantSource.system();
   private MeterRegistry meterRegistry;
   private Executor executor;
@@ -111,7 +116,10 @@ public final class WarmGate<V> {
       config.valkeyPassword().ifPresent(password -> config.valkeyUsername().ifPresentOrElse(
           user -> uri.withAuthentication(user, password), () -> uri.withPassword(password.toCharArray())));
       b.valkeyUri = uri.build();
+      b.fleetServices = true;
     }
+    b.podNamespace = config.podNamespace().orElse(null);
+    b.podTemplateHash = config.podTemplateHash().orElse(null);
     return b;
   }
 
@@ -214,6 +222,19 @@ public final class WarmGate<V> {
     return this;
   }
 
+  /**
+   * Runs the fleet services with the cache (default: on for {@link #fromEnvironment} and
+   * {@link #fromConfig} when Valkey is configured, off otherwise): the agent-registry heartbeat,
+   * the per-namespace stats and hot-key sampling that the operator's rollout gate reads, and the
+   * preload worker that fills this schema hash's key space when a warm job is opened for it (see
+   * {@link io.warmgate.agent.fleet.FleetServices} and {@code docs/valkey-layout.md}). Needs
+   * {@link #valkeyUri}.
+   */
+  public WarmGate<V> fleetServices(boolean enabled) {
+    this.fleetServices = enabled;
+    return this;
+  }
+
   /** Sets the time source of every TTL decision (default: the system clock); for tests. */
   public WarmGate<V> clock(InstantSource clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -271,7 +292,8 @@ public final class WarmGate<V> {
     s.origin = origin;
     s.codec = new ValueCodec<>(type, mapper);
     s.clock = clock;
-    s.metrics = new CacheMetrics(meterRegistry != null ? meterRegistry : new SimpleMeterRegistry(), cacheName);
+    MeterRegistry registry = meterRegistry != null ? meterRegistry : new SimpleMeterRegistry();
+    s.metrics = new CacheMetrics(registry, cacheName);
     s.l1 = new L1Cache<>(l1MaxSize, l1Ttl, negativeL1, maxStaleness, staleIfError, clock, ticker);
     s.l2Ttl = l2Ttl;
     s.negativeL2Ttl = negativeTtl != null ? negativeTtl : l2Ttl;
@@ -303,7 +325,25 @@ public final class WarmGate<V> {
       }, L2Store.CONNECT_TIMEOUT.plusSeconds(1));
       metrics.breakerState(s.l2::breakerState);
     }
-    return new DefaultTieredCache<>(s);
+    if (!fleetServices) {
+      return new DefaultTieredCache<>(s);
+    }
+    if (valkeyUri == null) {
+      throw new IllegalStateException("fleetServices(true) needs Valkey: call valkeyUri(...) or set "
+          + WarmGateConfig.VALKEY_ADDRESSES);
+    }
+    WrittenKeys written = new WrittenKeys();
+    s.writtenIds = written::add;
+    FleetServices.Builder fleet = FleetServices.newBuilder()
+        .valkeyUri(valkeyUri)
+        .podName(s.podName)
+        .podNamespace(podNamespace)
+        .podTemplateHash(podTemplateHash)
+        .l2Ttl(l2Ttl)
+        .meterRegistry(registry)
+        .writtenKeys(written)
+        .clock(clock);
+    return fleet.start(new DefaultTieredCache<>(s));
   }
 
   private CircuitBreakerConfig breakerConfig() {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.testing.RedisExtension;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -48,6 +49,31 @@ class FromEnvironmentIT {
         String.class, origin).meterRegistry(registry).build()) {
       assertThat(cache.get("a")).isEqualTo("A");
       assertThat(Meters.count(registry, "warmgate.l2.skipped")).isPositive();
+    }
+  }
+
+  @Test
+  void variablesStartTheFleetServicesAndCloseStopsThem() {
+    Map<String, String> env = env("s3cret-pw");
+    env.put("WARMGATE_POD_NAME", "deal-service-7d9f-abcde");
+    env.put("WARMGATE_POD_NAMESPACE", "demo");
+    env.put("WARMGATE_POD_TEMPLATE_HASH", "7d9f");
+    try (RawRedis raw = new RawRedis("redis://s3cret-pw@" + redis.host() + ":" + redis.port())) {
+      String agents = "{wg:deals}:agents";
+      TieredCache<String> cache =
+          WarmGate.fromConfig(WarmGateConfig.from(env), String.class, origin).build();
+      try {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+            assertThat(new String(raw.sync().hget(agents, "deal-service-7d9f-abcde"), StandardCharsets.UTF_8))
+                .contains("\"podTemplateHash\":\"7d9f\"")
+                .contains("\"schemaHash\":\"" + cache.schemaHash() + "\""));
+        cache.get("a");
+        await().atMost(Duration.ofSeconds(15)).until(() ->
+            raw.sync().pfcount("{wg:deals}:keys:" + cache.schemaHash()) == 1);
+      } finally {
+        cache.close();
+      }
+      assertThat(raw.sync().hget(agents, "deal-service-7d9f-abcde")).as("deregistered on close").isNull();
     }
   }
 }

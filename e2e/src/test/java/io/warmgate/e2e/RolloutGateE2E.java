@@ -62,6 +62,7 @@ class RolloutGateE2E {
     }
     client.resource(new NamespaceBuilder().withNewMetadata().withName("warmgate-system").endMetadata().build())
         .serverSideApply();
+    client.load(Files.newInputStream(Repo.dir().resolve("examples/local/namespace.yaml"))).serverSideApply();
     operator = new OperatorProcess(cluster.kubeconfigPath(), WORK);
     String webhook = Repo.manifest("examples/local/webhook.yaml")
         .replace("127.0.0.1:18443", "127.0.0.1:" + operator.webhookPort());

@@ -1,0 +1,415 @@
+package io.warmgate.agent.fleet;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.WarmGateConfig;
+import io.warmgate.agent.hot.HotKeySampler;
+import io.warmgate.agent.hot.HotKeys;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.preload.PreloadWorker;
+import io.warmgate.agent.registry.AgentInfo;
+import io.warmgate.agent.registry.AgentRegistry;
+import io.warmgate.agent.stats.StatsFlusher;
+import io.warmgate.agent.stats.WrittenKeys;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Attaches the fleet services to a cache: the {@link AgentRegistry} heartbeat, the
+ * {@link StatsFlusher}, {@link HotKeys} sampling and flushing, and the {@link PreloadWorker}, all
+ * writing the keys of {@code docs/valkey-layout.md} over one Valkey connection of their own.
+ *
+ * <pre>{@code
+ * MeterRegistry meters = new SimpleMeterRegistry();
+ * TieredCache<Deal> deals = FleetServices.newBuilder()
+ *     .config(config)                 // Valkey address, pod name, namespace, template hash, l2Ttl
+ *     .meterRegistry(meters)          // the registry the cache counts in
+ *     .start(WarmGate.fromConfig(config, Deal.class, origin).meterRegistry(meters).build());
+ * }</pre>
+ * ({@code WarmGate.fromEnvironment(...).build()} does this by itself.) The returned cache samples
+ * the ids looked up and, on {@code close()}, stops the services (final flush, lock released,
+ * registry entry removed) before closing the cache.
+ *
+ * <p>An unreachable Valkey never fails {@link Builder#start}: the services connect in the
+ * background, retrying, and a failing service logs once and retries at its next interval while
+ * the cache keeps serving.
+ */
+public final class FleetServices {
+
+  private static final Logger log = LoggerFactory.getLogger(FleetServices.class);
+  /** Bound of each control command. */
+  static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+  private static final long MAX_CONNECT_BACKOFF_MILLIS = 5_000;
+
+  private final Builder settings;
+  private final TieredCache<?> cache;
+  private final KeySpace keys;
+  private final HotKeys hotKeys;
+  private final WrittenKeys writtenKeys;
+  private final String pod;
+  private final ScheduledExecutorService scheduler;
+  private final ClientResources resources;
+  private final RedisClient client;
+  private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+  private final Object lock = new Object();
+  private StatefulRedisConnection<String, String> connection;
+  private AgentRegistry registry;
+  private StatsFlusher stats;
+  private PreloadWorker worker;
+  private long connectBackoffMillis = 100;
+  private boolean connectFailureLogged;
+  private boolean closed;
+
+  private FleetServices(Builder b, TieredCache<?> cache) {
+    this.settings = b.copy(); // later changes to the builder do not reach running services
+    this.cache = cache;
+    this.keys = new KeySpace(cache.name(), cache.schemaHash());
+    this.hotKeys = b.hotKeys != null ? b.hotKeys : new HotKeys();
+    this.writtenKeys = b.writtenKeys != null ? b.writtenKeys : new WrittenKeys();
+    this.pod = b.podName != null ? b.podName : "pod-" + UUID.randomUUID();
+    ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "warmgate-" + cache.name() + "-fleet");
+      t.setDaemon(true);
+      return t;
+    });
+    // On close, pending reconnect attempts and periodic runs are dropped, not waited for.
+    pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    pool.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+    pool.setRemoveOnCancelPolicy(true);
+    this.scheduler = pool;
+    // A few commands every few seconds: one I/O and one computation thread are plenty.
+    this.resources = DefaultClientResources.builder().ioThreadPoolSize(1)
+        .computationThreadPoolSize(1).build();
+    this.client = RedisClient.create(resources, b.valkeyUri);
+    client.setOptions(ClientOptions.builder()
+        .autoReconnect(true)
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        .timeoutOptions(TimeoutOptions.enabled(COMMAND_TIMEOUT))
+        .socketOptions(SocketOptions.builder().connectTimeout(COMMAND_TIMEOUT).build())
+        .build());
+  }
+
+  /** Returns a builder; {@link Builder#valkeyUri} (or {@link Builder#config}) is required. */
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns the agent's version as published in the registry: the jar manifest's
+   * {@code Implementation-Version}, else the version in the jar's Maven descriptor
+   * ({@code META-INF/maven/io.warmgate/warmgate-cache-agent/pom.properties}), else
+   * {@code "unknown"} (classes not packaged in a jar, as in the module's own tests).
+   */
+  public static String agentVersion() {
+    String version = FleetServices.class.getPackage().getImplementationVersion();
+    if (version != null) {
+      return version;
+    }
+    try (InputStream in = FleetServices.class.getResourceAsStream(
+        "/META-INF/maven/io.warmgate/warmgate-cache-agent/pom.properties")) {
+      if (in != null) {
+        Properties p = new Properties();
+        p.load(in);
+        version = p.getProperty("version");
+      }
+    } catch (IOException e) {
+      // fall through
+    }
+    return version != null ? version : "unknown";
+  }
+
+  private void startConnecting() {
+    scheduler.execute(this::connect);
+  }
+
+  private void connect() {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+    }
+    StatefulRedisConnection<String, String> c;
+    try {
+      c = client.connect(StringCodec.UTF8);
+    } catch (RuntimeException e) {
+      if (!connectFailureLogged) {
+        log.warn("cache '{}': fleet services cannot reach Valkey at {}:{} yet ({}); retrying",
+            cache.name(), settings.valkeyUri.getHost(), settings.valkeyUri.getPort(), e.toString());
+        connectFailureLogged = true;
+      }
+      connectBackoffMillis = Math.min(MAX_CONNECT_BACKOFF_MILLIS, connectBackoffMillis * 2);
+      scheduleSafely(this::connect, connectBackoffMillis);
+      return;
+    }
+    synchronized (lock) {
+      if (closed) {
+        c.close();
+        return;
+      }
+      connection = c;
+      long now = settings.clock.millis();
+      registry = new AgentRegistry(c, keys, new AgentInfo(pod, settings.podNamespace,
+          settings.podTemplateHash, cache.schemaHash(), settings.version, now, now), settings.clock);
+      stats = new StatsFlusher(c, keys, settings.meterRegistry, writtenKeys, settings.l2Ttl,
+          settings.clock, COMMAND_TIMEOUT);
+      tasks.add(every(settings.heartbeatInterval, "registry heartbeat", registry::heartbeat, true));
+      tasks.add(every(settings.flushInterval, "stats flush", stats::flush, false));
+      tasks.add(every(settings.flushInterval, "hot-key flush",
+          () -> hotKeys.flush(c, keys, settings.clock), false));
+      if (settings.preload) {
+        worker = new PreloadWorker(c, cache, pod, settings.clock, scheduler, settings.pollInterval);
+        worker.start();
+      }
+    }
+    log.info("cache '{}': fleet services started for pod {} (schema hash {}, template hash {})",
+        cache.name(), pod, cache.schemaHash(), settings.podTemplateHash);
+  }
+
+  /** Schedules {@code task} at a fixed delay; its failures are logged once per failing streak. */
+  private ScheduledFuture<?> every(Duration interval, String what, Runnable task, boolean now) {
+    boolean[] failing = {false};
+    return scheduler.scheduleWithFixedDelay(() -> {
+      try {
+        task.run();
+        if (failing[0]) {
+          log.info("cache '{}': {} works again", cache.name(), what);
+          failing[0] = false;
+        }
+      } catch (RuntimeException e) {
+        if (!failing[0]) {
+          log.warn("cache '{}': {} failed, retrying every {}: {}", cache.name(), what, interval,
+              e.toString());
+          failing[0] = true;
+        }
+      }
+    }, now ? 0 : interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void scheduleSafely(Runnable task, long delayMillis) {
+    try {
+      scheduler.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // closed meanwhile
+    }
+  }
+
+  /**
+   * Stops the services: the preload worker finishes its batch and releases the job lock, the
+   * last stats and hot ids are flushed, the registry entry is removed, and the connection closed.
+   * Errors are logged, never thrown. Idempotent.
+   */
+  void close() {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      tasks.forEach(t -> t.cancel(false));
+    }
+    if (worker != null) {
+      worker.close();
+    }
+    scheduler.shutdown();
+    try {
+      scheduler.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (connection != null) {
+      quietly("final stats flush", stats::flush);
+      quietly("final hot-key flush", () -> hotKeys.flush(connection, keys, settings.clock));
+      quietly("registry removal", registry::deregister);
+      connection.close();
+    }
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    resources.shutdown(0, 2, TimeUnit.SECONDS);
+  }
+
+  private void quietly(String what, Runnable action) {
+    try {
+      action.run();
+    } catch (RuntimeException e) {
+      log.warn("cache '{}': {} failed while stopping: {}", cache.name(), what, e.toString());
+    }
+  }
+
+  /**
+   * Settings of the fleet services. Setters validate their argument at once. Not thread-safe.
+   */
+  public static final class Builder {
+
+    private RedisURI valkeyUri;
+    private String podName;
+    private String podNamespace;
+    private String podTemplateHash;
+    private Duration l2Ttl = Duration.ofMinutes(4);
+    private MeterRegistry meterRegistry;
+    private WrittenKeys writtenKeys;
+    private HotKeys hotKeys;
+    private InstantSource clock = InstantSource.system();
+    private String version = agentVersion();
+    private boolean preload = true;
+    Duration heartbeatInterval = AgentRegistry.HEARTBEAT_INTERVAL;
+    Duration flushInterval = StatsFlusher.FLUSH_INTERVAL;
+    Duration pollInterval = PreloadWorker.POLL_INTERVAL;
+
+    private Builder() {}
+
+    private Builder copy() {
+      Builder c = new Builder();
+      c.valkeyUri = valkeyUri;
+      c.podName = podName;
+      c.podNamespace = podNamespace;
+      c.podTemplateHash = podTemplateHash;
+      c.l2Ttl = l2Ttl;
+      c.meterRegistry = meterRegistry;
+      c.writtenKeys = writtenKeys;
+      c.hotKeys = hotKeys;
+      c.clock = clock;
+      c.version = version;
+      c.preload = preload;
+      c.heartbeatInterval = heartbeatInterval;
+      c.flushInterval = flushInterval;
+      c.pollInterval = pollInterval;
+      return c;
+    }
+
+    /**
+     * Takes the Valkey address and credentials, pod name, namespace, template hash and L2 TTL
+     * from {@code config}.
+     *
+     * @throws IllegalArgumentException if {@code config} has no Valkey address
+     */
+    public Builder config(WarmGateConfig config) {
+      Objects.requireNonNull(config, "config");
+      if (config.valkeyAddresses().isEmpty()) {
+        throw new IllegalArgumentException("fleet services need Valkey, but "
+            + WarmGateConfig.VALKEY_ADDRESSES + " is not set");
+      }
+      String address = config.valkeyAddresses().get(0);
+      int colon = address.lastIndexOf(':');
+      RedisURI.Builder uri = RedisURI.builder()
+          .withHost(address.substring(0, colon).replace("[", "").replace("]", ""))
+          .withPort(Integer.parseInt(address.substring(colon + 1)))
+          .withSsl(config.valkeyTls());
+      config.valkeyPassword().ifPresent(password -> config.valkeyUsername().ifPresentOrElse(
+          user -> uri.withAuthentication(user, password), () -> uri.withPassword(password.toCharArray())));
+      valkeyUri = uri.build();
+      config.podName().ifPresent(this::podName);
+      podNamespace = config.podNamespace().orElse(null);
+      podTemplateHash = config.podTemplateHash().orElse(null);
+      l2Ttl = config.l2Ttl();
+      return this;
+    }
+
+    /** Sets the Valkey server of the control keys (normally the cache's L2). Required. */
+    public Builder valkeyUri(RedisURI uri) {
+      this.valkeyUri = Objects.requireNonNull(uri, "uri");
+      return this;
+    }
+
+    /** Sets the pod name: the registry field, the job owner (default: a random id). */
+    public Builder podName(String podName) {
+      this.podName = Objects.requireNonNull(podName, "podName");
+      return this;
+    }
+
+    /** Sets the pod's namespace, published in the registry (default: none). */
+    public Builder podNamespace(String namespace) {
+      this.podNamespace = namespace;
+      return this;
+    }
+
+    /** Sets the pod's {@code rollouts-pod-template-hash}, published in the registry (default: none). */
+    public Builder podTemplateHash(String hash) {
+      this.podTemplateHash = hash;
+      return this;
+    }
+
+    /** Sets the cache's L2 TTL, which sets the expiry of the stats keys (default 4 min). */
+    public Builder l2Ttl(Duration ttl) {
+      Objects.requireNonNull(ttl, "l2Ttl");
+      if (ttl.isNegative() || ttl.isZero()) {
+        throw new IllegalArgumentException("l2Ttl must be positive: " + ttl);
+      }
+      this.l2Ttl = ttl;
+      return this;
+    }
+
+    /**
+     * Sets the registry the cache counts in (its {@code WarmGate.meterRegistry}); the stats are
+     * the deltas of its {@code warmgate.*} counters. Required.
+     */
+    public Builder meterRegistry(MeterRegistry registry) {
+      this.meterRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /** Sets where the cache records the ids it writes to L2 (default: a new, unfed buffer). */
+    public Builder writtenKeys(WrittenKeys writtenKeys) {
+      this.writtenKeys = Objects.requireNonNull(writtenKeys, "writtenKeys");
+      return this;
+    }
+
+    /** Sets the hot-key tracker and so its sampling, buffer, bound and half-life (default: the defaults). */
+    public Builder hotKeys(HotKeys hotKeys) {
+      this.hotKeys = Objects.requireNonNull(hotKeys, "hotKeys");
+      return this;
+    }
+
+    /** Sets the clock of heartbeats, stats buckets, decay and job times (default: the system clock). */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Runs the preload worker (default {@code true}). */
+    public Builder preload(boolean enabled) {
+      this.preload = enabled;
+      return this;
+    }
+
+    /**
+     * Starts the services for {@code cache} and returns the cache to use instead: it samples hot
+     * ids and its {@code close()} stops the services, then closes {@code cache}.
+     *
+     * @throws IllegalStateException if no Valkey URI or meter registry was set
+     */
+    public <V> TieredCache<V> start(TieredCache<V> cache) {
+      Objects.requireNonNull(cache, "cache");
+      if (valkeyUri == null) {
+        throw new IllegalStateException("valkeyUri is not set: call valkeyUri(...) or config(...)");
+      }
+      if (meterRegistry == null) {
+        throw new IllegalStateException("meterRegistry is not set: pass the registry the cache "
+            + "was built with (WarmGate.meterRegistry), or the stats stay at zero");
+      }
+      FleetServices services = new FleetServices(this, cache);
+      services.startConnecting();
+      return new HotKeySampler<>(cache, services.hotKeys, services::close);
+    }
+  }
+}

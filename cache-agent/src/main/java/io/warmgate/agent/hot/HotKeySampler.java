@@ -1,0 +1,110 @@
+package io.warmgate.agent.hot;
+
+import io.warmgate.agent.TieredCache;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A {@link TieredCache} that records the ids looked up in a {@link HotKeys} (sampled, so most
+ * lookups pay one random draw) and otherwise forwards every call to the cache it wraps, whose
+ * contract it keeps. {@link #close()} first runs the given shutdown action (stopping the services
+ * attached to the cache), then closes the wrapped cache.
+ *
+ * @param <V> the value type
+ */
+public final class HotKeySampler<V> implements TieredCache<V> {
+
+  private final TieredCache<V> delegate;
+  private final HotKeys hotKeys;
+  private final Runnable beforeClose;
+  private boolean closed;
+
+  /**
+   * Wraps {@code delegate}.
+   *
+   * @param beforeClose run once by the first {@link #close()}, before the delegate is closed
+   */
+  public HotKeySampler(TieredCache<V> delegate, HotKeys hotKeys, Runnable beforeClose) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.hotKeys = Objects.requireNonNull(hotKeys, "hotKeys");
+    this.beforeClose = Objects.requireNonNull(beforeClose, "beforeClose");
+  }
+
+  @Override
+  public V get(String id) {
+    hotKeys.record(id);
+    return delegate.get(id);
+  }
+
+  @Override
+  public Map<String, V> getAll(Iterable<String> ids) {
+    Iterable<String> once = replayable(ids);
+    if (once != null) {
+      hotKeys.recordAll(once);
+    }
+    return delegate.getAll(once);
+  }
+
+  @Override
+  public CompletableFuture<V> getAsync(String id) {
+    hotKeys.record(id);
+    return delegate.getAsync(id);
+  }
+
+  @Override
+  public CompletableFuture<Map<String, V>> getAllAsync(Iterable<String> ids) {
+    Iterable<String> once = replayable(ids);
+    if (once != null) {
+      hotKeys.recordAll(once);
+    }
+    return delegate.getAllAsync(once);
+  }
+
+  @Override
+  public String name() {
+    return delegate.name();
+  }
+
+  @Override
+  public String schemaHash() {
+    return delegate.schemaHash();
+  }
+
+  @Override
+  public void close() {
+    boolean first;
+    synchronized (this) {
+      first = !closed;
+      closed = true;
+    }
+    try {
+      if (first) {
+        beforeClose.run();
+      }
+    } finally {
+      delegate.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return delegate.toString();
+  }
+
+  /**
+   * Returns {@code ids} if it can be iterated twice (a collection), else a copy, since an
+   * {@link Iterable} in general may be single-use. Null is passed on for the delegate to refuse.
+   */
+  private static Iterable<String> replayable(Iterable<String> ids) {
+    if (ids == null || ids instanceof Collection) {
+      return ids;
+    }
+    List<String> copy = new ArrayList<>();
+    ids.forEach(copy::add);
+    return copy;
+  }
+}

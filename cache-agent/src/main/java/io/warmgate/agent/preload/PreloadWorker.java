@@ -1,0 +1,367 @@
+package io.warmgate.agent.preload;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.l2.KeySpace;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Works the warm job of one cache's namespace, {@code {wg:<cache>}:warm:<schemaHash>}, from one
+ * thread of its own.
+ *
+ * <p>Every poll interval it reads the job; if the job is {@code Open} or {@code Running} it tries
+ * to take {@code {wg:<cache>}:warm:<hash>:lock} ({@code SET NX PX 10000} with a token of its own).
+ * The pod that wins renews the lock every 3 s while it works, so when it dies the lock lapses and
+ * another pod of the same hash takes the job over. The holder re-reads the job, marks it
+ * {@code Running} with itself as {@code owner}, then from {@code cursor} on reads
+ * {@code batchSize} ids of {@code {wg:<cache>}:warm:<hash>:ids} at a time, waits for the job's
+ * {@code rate} ({@link Pacer}), loads them with one {@link TieredCache#getAll} (L2 hits cost
+ * nothing; the misses are one origin call and are written to L2), and records {@code filled},
+ * {@code errors}, {@code cursor} and {@code updatedAt}. A batch that fails three times counts as
+ * errors and the job moves on. When the cursor reaches {@code min(target, list length)} the job is
+ * {@code Done}; a job whose fields cannot be read is {@code Failed} with a message naming the field.
+ *
+ * <p>Every write to the job is one script that first checks that the lock still holds this
+ * worker's token and the job is still in the expected state, and renews the job's and the id
+ * list's expiry to an hour, so a pod that lost the lock (or a job the operator removed or
+ * finished) is never written to. Progress is recorded after each batch, so a takeover reloads at
+ * most the batch in flight; {@link #close()} finishes or abandons that batch first, records it and
+ * releases the lock, so after a clean stop nothing is reloaded.
+ */
+public final class PreloadWorker implements AutoCloseable {
+
+  /** Expiry of the job lock. */
+  public static final Duration LOCK_TTL = Duration.ofSeconds(10);
+  /** How often the holder renews the lock. */
+  public static final Duration RENEW_INTERVAL = Duration.ofSeconds(3);
+  /** How often the job is looked for. */
+  public static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
+  /** Expiry of the job and its id list after the last update. */
+  public static final Duration JOB_TTL = Duration.ofHours(1);
+  /** Attempts per batch before its ids count as errors. */
+  static final int ATTEMPTS = 3;
+
+  private static final Logger log = LoggerFactory.getLogger(PreloadWorker.class);
+
+  private static final String RENEW = """
+      if redis.call('GET', KEYS[1]) == ARGV[1] then
+        return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+      end
+      return 0
+      """;
+  private static final String RELEASE = """
+      if redis.call('GET', KEYS[1]) == ARGV[1] then
+        return redis.call('DEL', KEYS[1])
+      end
+      return 0
+      """;
+  /**
+   * KEYS = lock, job, ids; ARGV = token, TTL ms, allowed states (",Running," or "*" = any but
+   * Done and Failed), then field/value pairs. Returns 1 if written, 0 if the lock is not ours, -1
+   * if the job is gone or in another state.
+   */
+  private static final String UPDATE = """
+      if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+      if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
+      local state = redis.call('HGET', KEYS[2], 'state')
+      if ARGV[3] == '*' then
+        if state == 'Done' or state == 'Failed' then return -1 end
+      elseif not state or not string.find(ARGV[3], ',' .. state .. ',', 1, true) then
+        return -1
+      end
+      redis.call('HSET', KEYS[2], unpack(ARGV, 4))
+      redis.call('PEXPIRE', KEYS[2], ARGV[2])
+      redis.call('PEXPIRE', KEYS[3], ARGV[2])
+      return 1
+      """;
+
+  private final StatefulRedisConnection<String, String> connection;
+  private final TieredCache<?> cache;
+  private final String pod;
+  private final InstantSource clock;
+  private final ScheduledExecutorService scheduler;
+  private final Duration pollInterval;
+  private final String jobKey;
+  private final String idsKey;
+  private final String lockKey;
+  private final String[] updateKeys;
+  private final CountDownLatch stop = new CountDownLatch(1);
+  private final Thread thread;
+  private volatile boolean lockLost;
+  private volatile boolean closing;
+
+  /**
+   * Creates a worker for the namespace of {@code cache}; it starts with {@link #start()}.
+   *
+   * @param cache the cache the ids are loaded through (not the hot-key sampler, so preloading does
+   *     not make ids hot)
+   * @param pod this pod's name, recorded as the job's {@code owner}
+   * @param scheduler runs the lock renewals; not owned
+   * @param pollInterval how often to look for a job ({@link #POLL_INTERVAL} in production)
+   */
+  public PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
+      String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval) {
+    this.connection = Objects.requireNonNull(connection, "connection");
+    this.cache = Objects.requireNonNull(cache, "cache");
+    this.pod = Objects.requireNonNull(pod, "pod");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+    KeySpace keys = new KeySpace(cache.name(), cache.schemaHash());
+    this.jobKey = keys.warmJobKey();
+    this.idsKey = keys.warmIdsKey();
+    this.lockKey = keys.warmLockKey();
+    this.updateKeys = new String[] {lockKey, jobKey, idsKey};
+    this.thread = new Thread(this::run, "warmgate-" + cache.name() + "-preload");
+    thread.setDaemon(true);
+  }
+
+  /** Starts polling for the job. */
+  public void start() {
+    thread.start();
+  }
+
+  /**
+   * Stops the worker: the batch in flight is finished (or, if it is still waiting for the rate,
+   * abandoned) and recorded, the lock is released, and the thread ends; waits up to 30 s for it.
+   * Idempotent.
+   */
+  @Override
+  public void close() {
+    closing = true;
+    stop.countDown();
+    if (thread.isAlive() && thread != Thread.currentThread()) {
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void run() {
+    boolean failing = false;
+    while (!closing) {
+      try {
+        pollOnce();
+        if (failing) {
+          log.info("cache '{}': warm job polling works again", cache.name());
+          failing = false;
+        }
+      } catch (RuntimeException e) {
+        if (!failing) {
+          log.warn("cache '{}': warm job polling failed, retrying every {}: {}", cache.name(),
+              pollInterval, e.toString());
+          failing = true;
+        }
+      }
+      if (await(pollInterval.toNanos())) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Looks at the job once and, if it is active and this worker wins its lock, works it until it is
+   * done, the lock is lost or the worker closes.
+   *
+   * @return whether this worker held the lock
+   */
+  boolean pollOnce() {
+    RedisCommands<String, String> redis = connection.sync();
+    Map<String, String> fields = redis.hgetall(jobKey);
+    if (fields.isEmpty() || isFinished(fields.get("state"))) {
+      return false;
+    }
+    String token = pod + "/" + UUID.randomUUID();
+    if (!"OK".equals(redis.set(lockKey, token, SetArgs.Builder.nx().px(LOCK_TTL.toMillis())))) {
+      return false;
+    }
+    lockLost = false;
+    ScheduledFuture<?> renewal = scheduler.scheduleAtFixedRate(() -> renew(token),
+        RENEW_INTERVAL.toMillis(), RENEW_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      work(token);
+    } finally {
+      renewal.cancel(false);
+      try {
+        redis.eval(RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, token);
+      } catch (RuntimeException e) {
+        log.debug("cache '{}': could not release the warm job lock; it lapses in {}",
+            cache.name(), LOCK_TTL, e);
+      }
+    }
+    return true;
+  }
+
+  private void work(String token) {
+    RedisCommands<String, String> redis = connection.sync();
+    // Re-read under the lock: a previous owner may have made progress since the poll.
+    Map<String, String> fields = redis.hgetall(jobKey);
+    WarmJob job;
+    try {
+      job = WarmJob.parse(fields);
+    } catch (WarmJob.InvalidJobException e) {
+      log.warn("cache '{}': failing warm job {}: {}", cache.name(), jobKey, e.getMessage());
+      update(token, "*", WarmJob.failedFields(e.getMessage(), pod, clock.millis()));
+      return;
+    }
+    if (!job.state().isActive()) {
+      return;
+    }
+    long listLength = redis.llen(idsKey);
+    if (job.target() > 0 && listLength == 0) {
+      String message = "the id list " + idsKey + " is empty or missing but target is "
+          + job.target() + ": the operator must write the ids before opening the job";
+      update(token, "*", WarmJob.failedFields(message, pod, clock.millis()));
+      return;
+    }
+    long end = job.end(listLength);
+    job = job.start();
+    Map<String, String> start = job.progressFields(pod, clock.millis());
+    start.put("message", ""); // whatever an earlier attempt reported no longer holds
+    if (!update(token, ",Open,Running,", start)) {
+      return;
+    }
+    log.info("cache '{}': preloading {} from id {} to {} at {} ids/s in batches of {}",
+        cache.name(), jobKey, job.cursor(), end, job.rate(), job.batchSize());
+    Pacer pacer = new Pacer(job.rate(), System::nanoTime, this::await);
+    while (job.cursor() < end) {
+      if (closing || lockLost) {
+        return;
+      }
+      int n = (int) Math.min(job.batchSize(), end - job.cursor());
+      List<String> ids = redis.lrange(idsKey, job.cursor(), job.cursor() + n - 1);
+      if (ids.isEmpty()) {
+        end = job.cursor(); // the list shrank under us
+        break;
+      }
+      int[] outcome = load(ids, pacer);
+      if (outcome == null) {
+        return; // closing while waiting for the rate: the batch is left to the next owner
+      }
+      job = job.advance(outcome[0], outcome[1]);
+      if (!update(token, ",Running,", job.progressFields(pod, clock.millis()))) {
+        return;
+      }
+    }
+    job = job.done();
+    Map<String, String> done = job.progressFields(pod, clock.millis());
+    String message = "loaded " + job.filled() + " of " + job.target() + " ids, " + job.errors()
+        + " errors";
+    if (end < job.target()) {
+      message += "; the id list held only " + end + " ids";
+    }
+    done.put("message", message);
+    if (update(token, ",Running,", done)) {
+      log.info("cache '{}': warm job {} done: {}", cache.name(), jobKey, message);
+    }
+  }
+
+  /**
+   * Loads one batch at the job's rate.
+   *
+   * @return {loaded, failed}, or null if the worker closed before the batch was loaded
+   */
+  private int[] load(List<String> ids, Pacer pacer) {
+    List<String> valid = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      if (!id.isEmpty() && id.length() <= TieredCache.MAX_ID_LENGTH) {
+        valid.add(id);
+      }
+    }
+    int invalid = ids.size() - valid.size();
+    if (valid.isEmpty()) {
+      return new int[] {0, invalid};
+    }
+    RuntimeException last = null;
+    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try {
+        pacer.acquire(valid.size());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+      if (closing) {
+        return null;
+      }
+      try {
+        cache.getAll(valid);
+        return new int[] {valid.size(), invalid};
+      } catch (IllegalStateException e) {
+        throw e; // the cache is closed
+      } catch (RuntimeException e) {
+        last = e;
+        log.debug("cache '{}': preload batch of {} ids failed (attempt {} of {})", cache.name(),
+            valid.size(), attempt, ATTEMPTS, e);
+      }
+    }
+    log.warn("cache '{}': preload batch of {} ids failed {} times, counting them as errors: {}",
+        cache.name(), valid.size(), ATTEMPTS, String.valueOf(last));
+    return new int[] {0, ids.size()};
+  }
+
+  /** Writes {@code fields} if the lock is ours and the job in an allowed state. */
+  private boolean update(String token, String allowedStates, Map<String, String> fields) {
+    List<String> args = new ArrayList<>(3 + 2 * fields.size());
+    args.add(token);
+    args.add(Long.toString(JOB_TTL.toMillis()));
+    args.add(allowedStates);
+    fields.forEach((k, v) -> {
+      args.add(k);
+      args.add(v);
+    });
+    Long result = connection.sync().eval(UPDATE, ScriptOutputType.INTEGER, updateKeys,
+        args.toArray(String[]::new));
+    if (result == null || result != 1L) {
+      log.info("cache '{}': stopping work on warm job {}: {}", cache.name(), jobKey,
+          result != null && result == 0L ? "the lock is held by another pod"
+              : "the job was removed or finished by someone else");
+      lockLost = true;
+      return false;
+    }
+    return true;
+  }
+
+  private void renew(String token) {
+    try {
+      Long renewed = connection.sync().eval(RENEW, ScriptOutputType.INTEGER,
+          new String[] {lockKey}, token, Long.toString(LOCK_TTL.toMillis()));
+      if (renewed == null || renewed != 1L) {
+        lockLost = true;
+      }
+    } catch (RuntimeException e) {
+      // Transient: the next renewal or the fenced update will tell whether the lock is still ours.
+      log.debug("cache '{}': warm job lock renewal failed", cache.name(), e);
+    }
+  }
+
+  private static boolean isFinished(String state) {
+    return "Done".equals(state) || "Failed".equals(state);
+  }
+
+  /** Waits up to {@code nanos}; returns whether the worker is closing. */
+  private boolean await(long nanos) {
+    try {
+      return stop.await(nanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return true;
+    }
+  }
+}

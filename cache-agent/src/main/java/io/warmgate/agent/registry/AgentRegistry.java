@@ -1,0 +1,125 @@
+package io.warmgate.agent.registry;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.warmgate.agent.l2.KeySpace;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Keeps this agent's entry in {@code {wg:<cache>}:agents} alive. Each {@link #heartbeat()} writes
+ * the entry with {@code expiresAt = now + }{@link #ENTRY_TTL}, renews the key's expiry and deletes
+ * the entries of other agents that have been dead for over {@link #DEAD_RETENTION}, all in one
+ * atomic script; {@link #deregister()} removes the entry when the agent stops cleanly. A pod that
+ * dies without deregistering is dead to readers 15 s after its last heartbeat and gone from the hash
+ * a minute later (or when the whole key expires, an hour after the last heartbeat of any agent).
+ *
+ * <p>Commands block the calling thread for at most the connection's command timeout and throw
+ * Lettuce's exceptions. Not thread-safe: call it from one scheduler thread.
+ */
+public final class AgentRegistry {
+
+  /** How often {@link io.warmgate.agent.fleet.FleetServices} calls {@link #heartbeat()}. */
+  public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(5);
+  /** How long an entry lives after a heartbeat: three missed heartbeats make it dead. */
+  public static final Duration ENTRY_TTL = Duration.ofSeconds(15);
+  /** How long a dead entry is kept (so readers can tell "gone" from "dead") before any agent deletes it. */
+  public static final Duration DEAD_RETENTION = Duration.ofSeconds(60);
+  /** The expiry of the whole hash, renewed by each heartbeat. */
+  public static final Duration KEY_TTL = Duration.ofHours(1);
+
+  /**
+   * KEYS[1] = agents; ARGV = pod, entry, now, dead retention ms, key TTL ms. Entries that do not
+   * parse are left alone: they may come from a newer agent, and the key's expiry bounds them.
+   */
+  private static final String HEARTBEAT = """
+      redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+      redis.call('PEXPIRE', KEYS[1], ARGV[5])
+      local cutoff = tonumber(ARGV[3]) - tonumber(ARGV[4])
+      local all = redis.call('HGETALL', KEYS[1])
+      local removed = 0
+      for i = 1, #all, 2 do
+        local ok, entry = pcall(cjson.decode, all[i + 1])
+        if ok and type(entry) == 'table' and type(entry.expiresAt) == 'number'
+            and entry.expiresAt < cutoff then
+          redis.call('HDEL', KEYS[1], all[i])
+          removed = removed + 1
+        end
+      end
+      return removed
+      """;
+
+  /**
+   * KEYS[1] = agents; ARGV = pod, startedAt. Deletes the entry only if it is this process's (same
+   * start time), so a stopping process never removes the entry of a newer pod with the same name.
+   */
+  private static final String DEREGISTER = """
+      local raw = redis.call('HGET', KEYS[1], ARGV[1])
+      if not raw then return 0 end
+      local ok, entry = pcall(cjson.decode, raw)
+      if ok and type(entry) == 'table' and tostring(entry.startedAt) == ARGV[2] then
+        return redis.call('HDEL', KEYS[1], ARGV[1])
+      end
+      return 0
+      """;
+
+  private final StatefulRedisConnection<String, String> connection;
+  private final String key;
+  private final AgentInfo identity;
+  private final InstantSource clock;
+
+  /**
+   * Creates the registry entry of one agent; nothing is written before {@link #heartbeat()}.
+   *
+   * @param identity the entry to publish; its {@code expiresAt} is replaced at each heartbeat
+   */
+  public AgentRegistry(StatefulRedisConnection<String, String> connection, KeySpace keys,
+      AgentInfo identity, InstantSource clock) {
+    this.connection = Objects.requireNonNull(connection, "connection");
+    this.key = keys.agentsKey();
+    this.identity = Objects.requireNonNull(identity, "identity");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Writes this agent's entry, renews the key and deletes entries dead for over a minute.
+   *
+   * @return how many dead entries were deleted
+   */
+  public long heartbeat() {
+    long now = clock.millis();
+    String entry = identity.expiringAt(now + ENTRY_TTL.toMillis()).toJson();
+    Long removed = connection.sync().eval(HEARTBEAT, ScriptOutputType.INTEGER, new String[] {key},
+        identity.pod(), entry, Long.toString(now), Long.toString(DEAD_RETENTION.toMillis()),
+        Long.toString(KEY_TTL.toMillis()));
+    return removed == null ? 0 : removed;
+  }
+
+  /** Deletes this agent's entry if it is still its own; returns whether it did. */
+  public boolean deregister() {
+    Long n = connection.sync().eval(DEREGISTER, ScriptOutputType.INTEGER, new String[] {key},
+        identity.pod(), Long.toString(identity.startedAt()));
+    return n != null && n == 1L;
+  }
+
+  /**
+   * Reads every parseable entry of the cache, live or dead, for diagnostics and tests (the
+   * operator reads the hash itself).
+   */
+  public List<AgentInfo> entries() {
+    Map<String, String> all = connection.sync().hgetall(key);
+    List<AgentInfo> out = new ArrayList<>(all.size());
+    for (String json : all.values()) {
+      try {
+        out.add(AgentInfo.fromJson(json));
+      } catch (IllegalArgumentException e) {
+        // Written by an incompatible agent: not ours to interpret.
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,158 @@
+package io.warmgate.agent.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.warmgate.agent.CountingOrigin;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.WarmGateConfig;
+import io.warmgate.agent.hot.HotKeys;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.registry.AgentInfo;
+import io.warmgate.testing.RedisExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** All services of one agent, started from its configuration, against a real redis-server. */
+class FleetServicesIT {
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B")
+      .put("c", "C");
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+  private RedisCommands<String, String> raw;
+  private final List<TieredCache<?>> opened = new ArrayList<>();
+
+  @BeforeEach
+  void connect() {
+    redis.flushAll();
+    client = RedisClient.create(redis.uri());
+    connection = client.connect();
+    raw = connection.sync();
+  }
+
+  @AfterEach
+  void close() {
+    opened.forEach(TieredCache::close); // idempotent: those a test closed stay closed
+    connection.close();
+    client.shutdown();
+  }
+
+  private WarmGateConfig config(String pod, String templateHash) {
+    return WarmGateConfig.from(Map.of(
+        "WARMGATE_CACHE_NAME", "deals",
+        "WARMGATE_VALKEY_ADDRESSES", redis.host() + ":" + redis.port(),
+        "WARMGATE_L2_TIMEOUT", "500ms",
+        "WARMGATE_POD_NAME", pod,
+        "WARMGATE_POD_NAMESPACE", "shop",
+        "WARMGATE_POD_TEMPLATE_HASH", templateHash));
+  }
+
+  private TieredCache<String> start(WarmGateConfig config) {
+    TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals")
+        .valkeyUri(redis.uri()).meterRegistry(meters).l2Timeout(Duration.ofMillis(500)).build();
+    FleetServices.Builder fleet = FleetServices.newBuilder().config(config).meterRegistry(meters)
+        .hotKeys(new HotKeys(1, 1024, 100, Duration.ofMinutes(10)));
+    fleet.heartbeatInterval = Duration.ofMillis(100);
+    fleet.flushInterval = Duration.ofMillis(100);
+    fleet.pollInterval = Duration.ofMillis(50);
+    TieredCache<String> started = fleet.start(cache);
+    opened.add(started);
+    return started;
+  }
+
+  private AgentInfo entry(String pod) {
+    String json = raw.hget("{wg:deals}:agents", pod);
+    return json == null ? null : AgentInfo.fromJson(json);
+  }
+
+  @Test
+  void startsEveryServiceFromTheConfigurationAndStopsThemOnClose() {
+    TieredCache<String> cache = start(config("deals-7d9f-x1", "7d9f"));
+    KeySpace keys = new KeySpace("deals", cache.schemaHash());
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> entry("deals-7d9f-x1") != null);
+    AgentInfo me = entry("deals-7d9f-x1");
+    assertThat(me.namespace()).isEqualTo("shop");
+    assertThat(me.podTemplateHash()).isEqualTo("7d9f");
+    assertThat(me.schemaHash()).isEqualTo(cache.schemaHash());
+    assertThat(me.version()).isEqualTo(FleetServices.agentVersion());
+
+    cache.get("a");
+    cache.get("a");
+    cache.getAll(List.of("b", "c"));
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+      assertThat(raw.hget(keys.statsKey(), "l1Hits")).isEqualTo("1");
+      assertThat(raw.hget(keys.statsKey(), "originLoads")).isEqualTo("3");
+      assertThat(raw.zrevrange(keys.hotKey(), 0, 0)).containsExactly("a"); // 2 lookups, b and c 1
+      assertThat(raw.zrevrange(keys.hotKey(), 1, -1)).containsExactlyInAnyOrder("b", "c");
+    });
+
+    raw.rpush(keys.warmIdsKey(), "a", "b", "c");
+    raw.hset(keys.warmJobKey(), Map.of("state", "Open", "target", "3", "rate", "100",
+        "batchSize", "2"));
+    await().atMost(Duration.ofSeconds(5)).until(() ->
+        "Done".equals(raw.hget(keys.warmJobKey(), "state")));
+    assertThat(raw.hget(keys.warmJobKey(), "owner")).isEqualTo("deals-7d9f-x1");
+
+    cache.get("b"); // counted after the last periodic flush, sent by the final one
+    cache.close();
+    assertThat(entry("deals-7d9f-x1")).isNull();
+    // 1 before the job, 3 by the preload (it looks ids up through the cache), 1 just now.
+    assertThat(raw.hget(keys.statsKey(), "l1Hits")).isEqualTo("5");
+    assertThatThrownBy(() -> cache.get("a")).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void twoPodsOfDifferentTemplateHashesAreBothRegisteredAndTheStoppedOneDisappears() {
+    TieredCache<String> stable = start(config("deals-7d9f-x1", "7d9f"));
+    TieredCache<String> canary = start(config("deals-5c4b-y1", "5c4b"));
+    await().atMost(Duration.ofSeconds(5)).until(() ->
+        entry("deals-7d9f-x1") != null && entry("deals-5c4b-y1") != null);
+    assertThat(entry("deals-5c4b-y1").podTemplateHash()).isEqualTo("5c4b");
+
+    canary.close();
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("deals-7d9f-x1");
+    stable.close();
+    assertThat(raw.hkeys("{wg:deals}:agents")).isEmpty();
+  }
+
+  @Test
+  void anUnreachableValkeyDoesNotFailTheStartAndTheServicesConnectWhenItIsBack() {
+    redis.stop();
+    try (TieredCache<String> cache = start(config("deals-7d9f-x1", "7d9f"))) {
+      assertThat(cache.get("a")).isEqualTo("A");
+      redis.start();
+      await().atMost(Duration.ofSeconds(15)).until(() -> entry("deals-7d9f-x1") != null);
+    }
+  }
+
+  @Test
+  void refusesToStartWithoutValkeyOrMeterRegistry() {
+    WarmGateConfig noValkey = WarmGateConfig.from(Map.of("WARMGATE_CACHE_NAME", "deals"));
+    assertThatThrownBy(() -> FleetServices.newBuilder().config(noValkey))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(WarmGateConfig.VALKEY_ADDRESSES);
+    try (TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals")
+        .build()) {
+      assertThatThrownBy(() -> FleetServices.newBuilder().config(config("p", "h")).start(cache))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("meterRegistry");
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package io.warmgate.agent.hot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.warmgate.agent.CountingOrigin;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.WarmGate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HotKeySamplerTest {
+
+  private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B");
+  private final HotKeys hot = new HotKeys(1, 64, 100, Duration.ofMinutes(10));
+  private final List<String> events = new ArrayList<>();
+
+  private TieredCache<String> sampler() {
+    TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals").build();
+    return new HotKeySampler<>(cache, hot, () -> events.add("services stopped"));
+  }
+
+  @Test
+  void recordsEveryKindOfLookupAndReturnsWhatTheCacheReturns() {
+    try (TieredCache<String> cache = sampler()) {
+      assertThat(cache.get("a")).isEqualTo("A");
+      assertThat(cache.getAsync("b").join()).isEqualTo("B");
+      assertThat(cache.getAll(List.of("a", "missing"))).isEqualTo(Map.of("a", "A"));
+      assertThat(cache.getAllAsync(List.of("b")).join()).isEqualTo(Map.of("b", "B"));
+      assertThat(cache.name()).isEqualTo("deals");
+      assertThat(hot.drain()).isEqualTo(Map.of("a", 2, "b", 2, "missing", 1));
+    }
+  }
+
+  @Test
+  void singleUseIterablesReachTheCacheWhole() {
+    try (TieredCache<String> cache = sampler()) {
+      Iterator<String> ids = List.of("a", "b").iterator();
+      Iterable<String> once = () -> ids;
+      assertThat(cache.getAll(once)).isEqualTo(Map.of("a", "A", "b", "B"));
+      assertThat(hot.drain()).isEqualTo(Map.of("a", 1, "b", 1));
+    }
+  }
+
+  @Test
+  void invalidArgumentsAreStillRefusedByTheCache() {
+    try (TieredCache<String> cache = sampler()) {
+      assertThatThrownBy(() -> cache.get(null)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> cache.getAll(null)).isInstanceOf(IllegalArgumentException.class);
+      assertThat(hot.drain()).isEmpty();
+    }
+  }
+
+  @Test
+  void closeStopsTheServicesOnceThenClosesTheCache() {
+    TieredCache<String> cache = sampler();
+    cache.close();
+    cache.close();
+    assertThat(events).containsExactly("services stopped");
+    assertThatThrownBy(() -> cache.get("a")).isInstanceOf(IllegalStateException.class);
+  }
+}

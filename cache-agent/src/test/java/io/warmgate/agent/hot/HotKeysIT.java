@@ -1,0 +1,163 @@
+package io.warmgate.agent.hot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.agent.CountingOrigin;
+import io.warmgate.agent.ManualClock;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.testing.RedisExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The hot set in a real redis-server: ranking, forward decay, rescaling and trimming. */
+class HotKeysIT {
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  private static final Duration HALF_LIFE = Duration.ofMinutes(10);
+  private final ManualClock clock = new ManualClock();
+  private final KeySpace keys = new KeySpace("deals", "0123456789ab");
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+  private RedisCommands<String, String> raw;
+
+  @BeforeEach
+  void connect() {
+    redis.flushAll();
+    client = RedisClient.create(redis.uri());
+    connection = client.connect();
+    raw = connection.sync();
+  }
+
+  @AfterEach
+  void close() {
+    connection.close();
+    client.shutdown();
+  }
+
+  private void lookups(HotKeys hot, String id, int n) {
+    for (int i = 0; i < n; i++) {
+      hot.record(id);
+    }
+  }
+
+  private double score(String id) {
+    return raw.zscore("{wg:deals}:hot", id);
+  }
+
+  @Test
+  void aZipfWorkloadThroughTheSamplerRanksItsHottestIdsFirst() {
+    CountingOrigin origin = new CountingOrigin();
+    List<String> ids = IntStream.range(0, 1_000).mapToObj(i -> "deal-" + i).toList();
+    ids.forEach(id -> origin.put(id, id));
+    HotKeys hot = new HotKeys(16, 4096, 50_000, HALF_LIFE);
+    // Zipf(s = 1.2) over 1 000 ids by inverse transform on the cumulative weights.
+    double[] cumulative = new double[ids.size()];
+    double sum = 0;
+    for (int k = 0; k < ids.size(); k++) {
+      sum += 1 / Math.pow(k + 1, 1.2);
+      cumulative[k] = sum;
+    }
+    Random random = new Random(42);
+    try (TieredCache<String> cache = new HotKeySampler<>(
+        WarmGate.newBuilder(String.class, origin).cacheName("deals").build(), hot, () -> { })) {
+      for (int i = 1; i <= 400_000; i++) {
+        double u = random.nextDouble() * sum;
+        int k = java.util.Arrays.binarySearch(cumulative, u);
+        cache.get(ids.get(k >= 0 ? k : -k - 1));
+        if (i % 40_000 == 0) {
+          clock.advance(Duration.ofSeconds(5));
+          hot.flush(connection, keys, clock); // ~2 500 samples per flush, within the ring
+        }
+      }
+    }
+    // Expected samples of ranks 5 and 6 in 25 000: ~840 and ~670, over four standard deviations apart.
+    assertThat(raw.zrevrange("{wg:deals}:hot", 0, 4))
+        .containsExactly("deal-0", "deal-1", "deal-2", "deal-3", "deal-4");
+    // The decayed score estimates lookups: the hottest id got ~24 % of 400 000.
+    assertThat(score("deal-0")).isBetween(80_000.0, 120_000.0);
+  }
+
+  @Test
+  void aLookupOneHalfLifeAgoWeighsHalfOfOneNow() {
+    HotKeys hot = new HotKeys(1, 1024, 100, HALF_LIFE);
+    lookups(hot, "old", 100);
+    hot.flush(connection, keys, clock);
+    clock.advance(HALF_LIFE);
+    lookups(hot, "new", 60);
+    hot.flush(connection, keys, clock);
+
+    assertThat(raw.zrevrange("{wg:deals}:hot", 0, -1)).containsExactly("new", "old");
+    assertThat(score("new") / score("old")).isCloseTo(1.2, within(1e-9));
+    assertThat(raw.get("{wg:deals}:hot:landmark")).isEqualTo(Long.toString(clock.millis()
+        - HALF_LIFE.toMillis()));
+  }
+
+  @Test
+  void rescalingMovesTheLandmarkAndKeepsTheRatiosWhileDroppingIdsDecayedToNothing() {
+    HotKeys hot = new HotKeys(1, 1024, 100, HALF_LIFE);
+    long landmark = clock.millis();
+    lookups(hot, "forgotten", 1);
+    hot.flush(connection, keys, clock);
+    clock.advance(HALF_LIFE.multipliedBy(60));
+    lookups(hot, "a", 100);
+    hot.flush(connection, keys, clock);
+    clock.advance(HALF_LIFE);
+    lookups(hot, "b", 100);
+    hot.flush(connection, keys, clock);
+    assertThat(score("b") / score("a")).isCloseTo(2.0, within(1e-9));
+
+    // 66 half-lives after the landmark, beyond the 64 that trigger a rescale: every score is
+    // multiplied by 2^-66 and the landmark moves 66 half-lives on.
+    clock.advance(HALF_LIFE.multipliedBy(5));
+    lookups(hot, "c", 1);
+    hot.flush(connection, keys, clock);
+
+    assertThat(Long.parseLong(raw.get("{wg:deals}:hot:landmark")))
+        .isEqualTo(landmark + 66 * HALF_LIFE.toMillis());
+    assertThat(score("a")).isCloseTo(100.0 / 64, within(1e-9)); // 100 × 2^60 × 2^-66
+    assertThat(score("b")).isCloseTo(100.0 / 32, within(1e-9));
+    assertThat(score("c")).isEqualTo(1.0); // weight 2^0 right at the new landmark
+    // "forgotten" decayed to 2^-66, below the minimum score, and is gone.
+    assertThat(raw.zscore("{wg:deals}:hot", "forgotten")).isNull();
+    assertThat(raw.zrevrange("{wg:deals}:hot", 0, -1)).containsExactly("b", "a", "c");
+  }
+
+  @Test
+  void theSetIsTrimmedToItsCapacityKeepingTheHottest() {
+    HotKeys hot = new HotKeys(1, 1024, 10, HALF_LIFE);
+    for (int i = 0; i < 25; i++) {
+      lookups(hot, "id-" + i, i + 1);
+    }
+    hot.flush(connection, keys, clock);
+    assertThat(raw.zcard("{wg:deals}:hot")).isEqualTo(10);
+    List<String> expected = new ArrayList<>();
+    for (int i = 24; i >= 15; i--) {
+      expected.add("id-" + i);
+    }
+    assertThat(raw.zrevrangeWithScores("{wg:deals}:hot", 0, -1)).extracting(ScoredValue::getValue)
+        .containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void aFlushWithoutSamplesSendsNothing() {
+    HotKeys hot = new HotKeys(1, 1024, 10, HALF_LIFE);
+    assertThat(hot.flush(connection, keys, clock)).isZero();
+    assertThat(raw.exists("{wg:deals}:hot", "{wg:deals}:hot:landmark")).isZero();
+  }
+}

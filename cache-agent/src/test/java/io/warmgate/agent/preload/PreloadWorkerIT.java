@@ -1,0 +1,292 @@
+package io.warmgate.agent.preload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.warmgate.agent.CountingOrigin;
+import io.warmgate.agent.Origin;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.testing.RedisExtension;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The preload worker against a real redis-server: filling, rate, lock, takeover, bad jobs. */
+class PreloadWorkerIT {
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+  private final List<AutoCloseable> opened = new ArrayList<>();
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+  private RedisCommands<String, String> raw;
+  private KeySpace keys;
+
+  @BeforeEach
+  void connect() {
+    redis.flushAll();
+    client = RedisClient.create(redis.uri());
+    client.setOptions(ClientOptions.builder()
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+    connection = client.connect();
+    raw = connection.sync();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+    scheduler.shutdownNow();
+    connection.close();
+    client.shutdown();
+  }
+
+  /** An origin that knows {@code deal-0} .. {@code deal-999} and records when each batch came. */
+  private static final class RecordingOrigin implements Origin<String> {
+    final CountingOrigin data = new CountingOrigin();
+    final List<long[]> calls = new CopyOnWriteArrayList<>(); // {nanoTime, ids}
+
+    RecordingOrigin() {
+      for (int i = 0; i < 1_000; i++) {
+        data.put("deal-" + i, "value of deal-" + i);
+      }
+    }
+
+    @Override
+    public Map<String, String> loadAll(Collection<String> ids) throws Exception {
+      calls.add(new long[] {System.nanoTime(), ids.size()});
+      return data.loadAll(ids);
+    }
+
+    List<String> loadedIds() {
+      return data.batches().stream().flatMap(List::stream).toList();
+    }
+  }
+
+  private record Agent(String pod, TieredCache<String> cache, RecordingOrigin origin,
+      PreloadWorker worker) {}
+
+  private Agent agent(String pod) {
+    RecordingOrigin origin = new RecordingOrigin();
+    TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals")
+        .valkeyUri(redis.uri()).podName(pod).meterRegistry(new SimpleMeterRegistry())
+        .l2Timeout(Duration.ofMillis(500)).build();
+    keys = new KeySpace("deals", cache.schemaHash());
+    PreloadWorker worker = new PreloadWorker(connection, cache, pod, InstantSource.system(),
+        scheduler, Duration.ofMillis(50));
+    opened.add(cache);
+    opened.add(worker);
+    return new Agent(pod, cache, origin, worker);
+  }
+
+  private static List<String> ids(int from, int to) {
+    return IntStream.range(from, to).mapToObj(i -> "deal-" + i).toList();
+  }
+
+  private void openJob(List<String> ids, Map<String, String> fields) {
+    raw.rpush(keys.warmIdsKey(), ids.toArray(String[]::new));
+    Map<String, String> job = new HashMap<>(Map.of("state", "Open", "filled", "0", "errors", "0",
+        "cursor", "0", "createdAt", Long.toString(System.currentTimeMillis())));
+    job.putAll(fields);
+    raw.hset(keys.warmJobKey(), job);
+  }
+
+  private Map<String, String> job() {
+    return raw.hgetall(keys.warmJobKey());
+  }
+
+  private void awaitState(String state) {
+    await().atMost(Duration.ofSeconds(20)).until(() -> state.equals(job().get("state")));
+  }
+
+  private Set<String> idsInNamespace() {
+    String prefix = keys.valuePrefix();
+    return raw.keys(prefix + "*").stream().map(k -> k.substring(prefix.length()))
+        .collect(Collectors.toSet());
+  }
+
+  @Test
+  void fillsExactlyTheJobsIdsIntoTheNamespaceInBatchesAndReportsProgress() {
+    Agent a = agent("pod-a");
+    // 250 hot ids, 10 of which the origin does not know; the job loads the first 200.
+    List<String> list = new ArrayList<>(ids(0, 240));
+    list.addAll(5, ids(5_000, 5_010));
+    openJob(list, Map.of("target", "200", "rate", "10000", "batchSize", "50"));
+    long before = System.currentTimeMillis();
+    a.worker().start();
+
+    awaitState("Done");
+    Map<String, String> job = job();
+    assertThat(job).containsEntry("filled", "200").containsEntry("errors", "0")
+        .containsEntry("cursor", "200").containsEntry("target", "200")
+        .containsEntry("owner", "pod-a")
+        .containsEntry("message", "loaded 200 of 200 ids, 0 errors");
+    assertThat(Long.parseLong(job.get("updatedAt"))).isBetween(before, System.currentTimeMillis());
+    assertThat(a.origin().data.batches()).hasSize(4).allSatisfy(b -> assertThat(b).hasSize(50));
+    assertThat(a.origin().loadedIds()).containsExactlyInAnyOrderElementsOf(list.subList(0, 200));
+    // Found and not-found ids alike are in the namespace; nothing else is.
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        assertThat(idsInNamespace()).containsExactlyInAnyOrderElementsOf(list.subList(0, 200)));
+    assertThat(raw.exists(keys.warmLockKey())).isZero();
+    assertThat(raw.pttl(keys.warmJobKey())).isBetween(3_500_000L, 3_600_000L);
+    assertThat(raw.pttl(keys.warmIdsKey())).isBetween(3_500_000L, 3_600_000L);
+  }
+
+  @Test
+  void neverLoadsFasterThanTheJobsRate() {
+    Agent a = agent("pod-a");
+    int rate = 200;
+    int batch = 20;
+    openJob(ids(0, 300), Map.of("target", "300", "rate", Integer.toString(rate),
+        "batchSize", Integer.toString(batch)));
+    a.worker().start();
+    awaitState("Done");
+
+    List<long[]> calls = a.origin().calls;
+    assertThat(calls).hasSize(15);
+    long first = calls.get(0)[0];
+    long loaded = 0;
+    for (long[] call : calls) {
+      loaded += call[1];
+      double seconds = (call[0] - first) / 1e9;
+      // rate × elapsed, plus the batch just granted, plus two batches of slack for the delay
+      // between a grant and its origin call (loose on purpose; never a lower bound on speed).
+      assertThat((double) loaded).isLessThanOrEqualTo(rate * seconds + 3 * batch);
+    }
+    assertThat(loaded).isEqualTo(300);
+  }
+
+  @Test
+  void oneOfTwoAgentsWinsAndTheOtherResumesAtTheCursorWhenTheWinnerStops() {
+    Agent a = agent("pod-a");
+    Agent b = agent("pod-b");
+    List<String> list = ids(0, 400);
+    openJob(list, Map.of("target", "400", "rate", "100", "batchSize", "20"));
+    a.worker().start();
+    b.worker().start();
+
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> Long.parseLong(job().getOrDefault("filled", "0")) >= 100);
+    Agent winner = "pod-a".equals(job().get("owner")) ? a : b;
+    Agent other = winner == a ? b : a;
+    assertThat(other.origin().calls).as("the agent without the lock loads nothing").isEmpty();
+
+    winner.worker().close(); // mid-job: finishes its batch, records it, releases the lock
+    int cursor = Integer.parseInt(job().get("cursor"));
+    assertThat(cursor).isBetween(100, 399);
+    assertThat(winner.origin().loadedIds()).containsExactlyElementsOf(list.subList(0, cursor));
+
+    awaitState("Done");
+    assertThat(job()).containsEntry("owner", other.pod()).containsEntry("filled", "400")
+        .containsEntry("errors", "0").containsEntry("cursor", "400");
+    assertThat(other.origin().loadedIds()).containsExactlyElementsOf(list.subList(cursor, 400));
+  }
+
+  @Test
+  void aJobWhoseHolderDiedIsTakenOverWhenItsLockLapsesFromTheRecordedCursor() {
+    Agent b = agent("pod-b");
+    List<String> list = ids(0, 100);
+    openJob(list, Map.of("target", "100", "rate", "10000", "batchSize", "10", "state", "Running",
+        "owner", "pod-dead", "filled", "38", "errors", "2", "cursor", "40"));
+    raw.set(keys.warmLockKey(), "pod-dead/token", SetArgs.Builder.px(500));
+    b.worker().start();
+
+    awaitState("Done");
+    assertThat(job()).containsEntry("owner", "pod-b").containsEntry("filled", "98")
+        .containsEntry("errors", "2").containsEntry("cursor", "100");
+    assertThat(b.origin().loadedIds()).containsExactlyElementsOf(list.subList(40, 100));
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource({"rate, fast", "batchSize, 0", "target, -5", "cursor, abc", "state, Paused"})
+  void aMalformedJobFailsNamingTheFieldAndTheWorkerCarriesOn(String field, String value) {
+    Agent a = agent("pod-a");
+    Map<String, String> fields = new HashMap<>(Map.of("target", "30", "rate", "10000",
+        "batchSize", "10"));
+    fields.put(field, value);
+    openJob(ids(0, 30), fields);
+    a.worker().start();
+
+    awaitState("Failed");
+    assertThat(job().get("message")).startsWith("warm job field '" + field + "' is '" + value + "'");
+    assertThat(job()).containsEntry("owner", "pod-a");
+    assertThat(a.origin().calls).isEmpty();
+
+    // The operator corrects the field and reopens the job: the same worker takes it.
+    Map<String, String> fixed = new HashMap<>(Map.of("rate", "10000", "batchSize", "10",
+        "target", "30", "cursor", "0"));
+    fixed.put("state", "Open");
+    raw.hset(keys.warmJobKey(), fixed);
+    awaitState("Done");
+    assertThat(job()).containsEntry("filled", "30");
+  }
+
+  @Test
+  void aJobWithoutItsIdListFails() {
+    Agent a = agent("pod-a");
+    raw.hset(keys.warmJobKey(), Map.of("state", "Open", "target", "10", "rate", "5",
+        "batchSize", "5"));
+    a.worker().start();
+    awaitState("Failed");
+    assertThat(job().get("message")).contains(keys.warmIdsKey()).contains("target is 10");
+  }
+
+  @Test
+  void batchesTheOriginKeepsFailingCountAsErrorsAndTheJobMovesOn() {
+    Agent a = agent("pod-a");
+    a.origin().data.failWith(new IllegalStateException("Spanner is down"));
+    openJob(ids(0, 20), Map.of("target", "20", "rate", "10000", "batchSize", "10"));
+    a.worker().start();
+
+    awaitState("Done");
+    assertThat(job()).containsEntry("filled", "0").containsEntry("errors", "20")
+        .containsEntry("cursor", "20");
+    assertThat(a.origin().calls).hasSize(2 * PreloadWorker.ATTEMPTS);
+  }
+
+  @Test
+  void finishedJobsAndJobsOfOtherNamespacesAreLeftAlone() {
+    Agent a = agent("pod-a");
+    openJob(ids(0, 10), Map.of("target", "10", "rate", "10000", "batchSize", "10",
+        "state", "Done"));
+    KeySpace other = new KeySpace("deals", "ffffffffffff");
+    raw.rpush(other.warmIdsKey(), "deal-1");
+    raw.hset(other.warmJobKey(), Map.of("state", "Open", "target", "1", "rate", "5",
+        "batchSize", "1"));
+    a.worker().start();
+
+    // Polls happen every 50 ms; over a second nothing may change.
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() ->
+        a.origin().calls.isEmpty() && "Done".equals(job().get("state"))
+            && "Open".equals(raw.hget(other.warmJobKey(), "state")));
+    assertThat(new HashSet<>(raw.keys("*lock*"))).isEmpty();
+  }
+}

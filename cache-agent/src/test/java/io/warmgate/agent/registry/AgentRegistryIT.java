@@ -1,0 +1,140 @@
+package io.warmgate.agent.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.agent.ManualClock;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.testing.RedisExtension;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The registry hash against a real redis-server, with time driven by a manual clock. */
+class AgentRegistryIT {
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  private final ManualClock clock = new ManualClock();
+  private final KeySpace stable = new KeySpace("deals", "aaaaaaaaaaaa");
+  private final KeySpace canary = new KeySpace("deals", "bbbbbbbbbbbb");
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+  private RedisCommands<String, String> raw;
+
+  @BeforeEach
+  void connect() {
+    redis.flushAll();
+    client = RedisClient.create(redis.uri());
+    connection = client.connect();
+    raw = connection.sync();
+  }
+
+  @AfterEach
+  void close() {
+    connection.close();
+    client.shutdown();
+  }
+
+  private AgentRegistry agent(String pod, String templateHash, KeySpace keys) {
+    long now = clock.millis();
+    return new AgentRegistry(connection, keys,
+        new AgentInfo(pod, "shop", templateHash, keys.schemaHash(), "1.2.3", now, now), clock);
+  }
+
+  @Test
+  void heartbeatWritesTheEntryOfTheLayoutDocument() {
+    long started = clock.millis();
+    agent("deals-7d9f-abcde", "7d9f", stable).heartbeat();
+
+    String json = raw.hget("{wg:deals}:agents", "deals-7d9f-abcde");
+    assertThat(json).isEqualTo("{\"pod\":\"deals-7d9f-abcde\",\"namespace\":\"shop\","
+        + "\"podTemplateHash\":\"7d9f\",\"schemaHash\":\"aaaaaaaaaaaa\",\"version\":\"1.2.3\","
+        + "\"startedAt\":" + started + ",\"expiresAt\":" + (started + 15_000) + "}");
+    assertThat(raw.pttl("{wg:deals}:agents")).isBetween(3_590_000L, 3_600_000L);
+  }
+
+  @Test
+  void eachHeartbeatPushesExpiresAtForward() {
+    AgentRegistry a = agent("a", "7d9f", stable);
+    a.heartbeat();
+    clock.advance(Duration.ofSeconds(5));
+    a.heartbeat();
+    AgentInfo entry = AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "a"));
+    assertThat(entry.expiresAt()).isEqualTo(clock.millis() + 15_000);
+    assertThat(entry.startedAt()).isEqualTo(clock.millis() - 5_000);
+  }
+
+  @Test
+  void agentsOfTwoTemplateHashesAreBothListedWithTheirSchemaHash() {
+    agent("deals-7d9f-a", "7d9f", stable).heartbeat();
+    agent("deals-5c4b-a", "5c4b", canary).heartbeat();
+
+    assertThat(agent("reader", "x", stable).entries())
+        .extracting(AgentInfo::pod, AgentInfo::podTemplateHash, AgentInfo::schemaHash)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("deals-7d9f-a", "7d9f", "aaaaaaaaaaaa"),
+            org.assertj.core.groups.Tuple.tuple("deals-5c4b-a", "5c4b", "bbbbbbbbbbbb"));
+  }
+
+  @Test
+  void aStoppedAgentIsRemovedAtOnce() {
+    AgentRegistry a = agent("a", "7d9f", stable);
+    AgentRegistry b = agent("b", "7d9f", stable);
+    a.heartbeat();
+    b.heartbeat();
+    assertThat(a.deregister()).isTrue();
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("b");
+    assertThat(a.deregister()).isFalse();
+  }
+
+  @Test
+  void aCrashedAgentIsDeadAfter15SecondsAndDeletedByAnotherAgentAMinuteLater() {
+    AgentRegistry crashed = agent("crashed", "7d9f", stable);
+    AgentRegistry alive = agent("alive", "7d9f", stable);
+    crashed.heartbeat(); // and then nothing more
+
+    clock.advance(Duration.ofSeconds(16));
+    alive.heartbeat();
+    AgentInfo dead = AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "crashed"));
+    assertThat(dead.isLiveAt(clock.millis())).isFalse();
+    assertThat(AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "alive")).isLiveAt(clock.millis()))
+        .isTrue();
+
+    clock.advance(Duration.ofSeconds(59)); // dead for 60 s: kept
+    assertThat(alive.heartbeat()).isZero();
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactlyInAnyOrder("crashed", "alive");
+
+    clock.advance(Duration.ofSeconds(2)); // dead for over 60 s: deleted
+    assertThat(alive.heartbeat()).isEqualTo(1);
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("alive");
+  }
+
+  @Test
+  void aStoppingProcessDoesNotRemoveTheEntryOfANewerPodOfTheSameName() {
+    AgentRegistry old = agent("deals-0", "7d9f", stable);
+    old.heartbeat();
+    clock.advance(Duration.ofSeconds(1));
+    AgentRegistry restarted = agent("deals-0", "7d9f", stable);
+    restarted.heartbeat();
+    assertThat(old.deregister()).isFalse();
+    assertThat(raw.hexists("{wg:deals}:agents", "deals-0")).isTrue();
+  }
+
+  @Test
+  void entriesItCannotParseAreLeftAlone() {
+    raw.hset("{wg:deals}:agents", Map.of("future", "{\"pod\":\"future\",\"expiresAt\":\"soon\"}",
+        "garbage", "not json"));
+    AgentRegistry a = agent("a", "7d9f", stable);
+    clock.advance(Duration.ofHours(2));
+    a.heartbeat();
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactlyInAnyOrder("a", "future", "garbage");
+    assertThat(a.entries()).extracting(AgentInfo::pod).containsExactly("a");
+  }
+}
