@@ -106,9 +106,13 @@ class RolloutGateE2E {
     return traffic;
   }
 
-  /** The share of the current top-N hot ids present in {@code schemaHash}'s key space, in percent. */
+  /**
+   * The share of the Preload target (the hot ids the warm job snapshotted) present in
+   * {@code schemaHash}'s key space, in percent, computed here independently of the operator.
+   */
   private static double coverage(String cache, String schemaHash) {
-    List<String> hot = valkey.zrevrange("{wg:" + cache + "}:hot", 0, HOT_SET - 1);
+    List<String> hot = valkey.lrange("{wg:" + cache + "}:warm:" + schemaHash + ":ids", 0, -1);
+    assertThat(hot).as("the warm job's ids").hasSize(HOT_SET);
     long present = hot.stream().filter(id -> valkey.exists("wg:" + cache + ":" + schemaHash + ":" + id) == 1).count();
     return 100.0 * present / hot.size();
   }
@@ -135,7 +139,7 @@ class RolloutGateE2E {
       await("pause released").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
           .until(() -> !app.paused());
       double coverageAtRelease = coverage(app.cacheName, canaryHash);
-      assertThat(coverageAtRelease).as("coverage of the top %d hot ids when the pause was released", HOT_SET)
+      assertThat(coverageAtRelease).as("coverage of the %d preloaded hot ids when the pause was released", HOT_SET)
           .isGreaterThanOrEqualTo(95.0);
 
       await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);

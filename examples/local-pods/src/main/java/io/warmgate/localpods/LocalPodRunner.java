@@ -104,7 +104,8 @@ public final class LocalPodRunner implements AutoCloseable {
         events.execute(() -> reconcile(pod, true));
       }
     }, TimeUnit.SECONDS.toMillis(30));
-    log.info("running pods {} in namespace {} as local processes: {}", selector, namespace, String.join(" ", command));
+    log.info("running pods {} in namespace {} as local processes: {} … {}", selector, namespace,
+        command.get(0), command.get(command.size() - 1));
     return this;
   }
 

@@ -44,7 +44,21 @@ final class NamespaceStats {
    * @throws RedisException if Valkey cannot be read in time
    */
   Coverage coverage(String schemaHash, int hotSetSize) {
-    List<String> hot = valkey.sync().zrevrange(keys.hot(), 0, hotSetSize - 1L);
+    return coverageOf(schemaHash, valkey.sync().zrevrange(keys.hot(), 0, hotSetSize - 1L));
+  }
+
+  /**
+   * The share of the ids snapshotted by the warm job of {@code schemaHash} ({@code T:warm:<hash>:ids})
+   * whose value key exists in that namespace: what a Preload gate waits for. Unlike the live hot
+   * set, whose tail keeps reshuffling under traffic, the snapshot is a fixed target.
+   *
+   * @throws RedisException if Valkey cannot be read in time
+   */
+  Coverage jobCoverage(String schemaHash) {
+    return coverageOf(schemaHash, valkey.sync().lrange(keys.warmIds(schemaHash), 0, -1));
+  }
+
+  private Coverage coverageOf(String schemaHash, List<String> hot) {
     RedisAsyncCommands<String, String> async = valkey.async();
     List<RedisFuture<Long>> exists = new ArrayList<>(hot.size());
     for (String id : hot) {

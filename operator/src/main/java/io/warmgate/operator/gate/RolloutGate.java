@@ -228,11 +228,12 @@ public final class RolloutGate {
     if (held && canary.size() == 1) {
       String schema = canary.iterator().next();
       NamespaceStats stats = new NamespaceStats(valkey, keys, READ_TIMEOUT);
-      coverage = stats.coverage(schema, warmup.hotSetSize());
+      job = WarmJobs.read(valkey.sync(), keys, schema);
+      // With a warm job, the target is the hot set it snapshotted; without one, the live hot set.
+      coverage = job != null ? stats.jobCoverage(schema) : stats.coverage(schema, warmup.hotSetSize());
       if (warmup.minHitRatio() != null) {
         hitRatio = stats.hitRatio(schema, warmup.hitRatioWindow(), now);
       }
-      job = WarmJobs.read(valkey.sync(), keys, schema);
     }
     return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job);
   }

@@ -72,6 +72,20 @@ class ValkeyLayoutIT {
   }
 
   @Test
+  void jobCoverageMeasuresTheSnapshottedIdsNotTheLiveHotSet() {
+    r.rpush(keys.warmIds("bbb"), "a:b c", "plain");
+    r.set("wg:deals:bbb:a%3Ab%20c", "v");
+    r.set("wg:deals:bbb:plain", "v");
+    // Traffic since the snapshot made other ids hotter; the target stays what was snapshotted.
+    r.zadd(keys.hot(), 9, "newly-hot");
+    r.zadd(keys.hot(), 1, "plain");
+    NamespaceStats stats = new NamespaceStats(connection, keys, Duration.ofSeconds(5));
+
+    assertThat(stats.jobCoverage("bbb")).isEqualTo(new Coverage(2, 2));
+    assertThat(stats.coverage("bbb", 2)).isEqualTo(new Coverage(1, 2));
+  }
+
+  @Test
   void hitRatioSumsTheBucketsOfTheWindow() {
     Instant now = Instant.ofEpochSecond(1_700_000_055L);
     r.hset(keys.statsBucket("bbb", 1_700_000_050L), Map.of("l1Hits", "6", "l2Hits", "2",
