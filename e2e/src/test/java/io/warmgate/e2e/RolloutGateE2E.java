@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -117,6 +118,19 @@ class RolloutGateE2E {
     return 100.0 * present / hot.size();
   }
 
+  /** Waits for the pause to be released; on time-out, says what the gate and Valkey showed. */
+  private static void awaitRelease(DealRollout app, String canaryHash) {
+    try {
+      await("pause released").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
+          .until(() -> !app.paused());
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError("the canary of " + app.name + " was never released; gate " + app.gate()
+          + "; coverage of the warm job's ids measured here " + coverage(app.cacheName, canaryHash)
+          + "%; warm job " + valkey.hgetall("{wg:" + app.cacheName + "}:warm:" + canaryHash)
+          + "; canary stats " + valkey.hgetall("{wg:" + app.cacheName + "}:stats:" + canaryHash), e);
+    }
+  }
+
   private static long stat(String cache, String schemaHash, String field) {
     String value = valkey.hget("{wg:" + cache + "}:stats:" + schemaHash, field);
     return value == null ? 0 : Long.parseLong(value);
@@ -136,8 +150,7 @@ class RolloutGateE2E {
       assertThat(canaryHash).isNotEqualTo(app.gate().get("stableSchemaHash"));
 
       // Watch closely for the release; the moment it happens, the canary's key space must be warm.
-      await("pause released").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
-          .until(() -> !app.paused());
+      awaitRelease(app, canaryHash);
       double coverageAtRelease = coverage(app.cacheName, canaryHash);
       assertThat(coverageAtRelease).as("coverage of the %d preloaded hot ids when the pause was released", HOT_SET)
           .isGreaterThanOrEqualTo(95.0);
@@ -204,8 +217,7 @@ class RolloutGateE2E {
       }
       operator.start();
 
-      await("pause released").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
-          .until(() -> !app.paused());
+      awaitRelease(app, canaryHash);
       assertThat(coverage(app.cacheName, canaryHash)).isGreaterThanOrEqualTo(95.0);
       await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);
     }
