@@ -1,5 +1,6 @@
 package io.warmgate.agent;
 
+import io.warmgate.agent.env.EnvValues;
 import io.warmgate.agent.l2.KeySpace;
 import java.time.Duration;
 import java.util.Arrays;

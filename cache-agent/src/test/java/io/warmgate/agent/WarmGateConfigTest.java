@@ -3,6 +3,7 @@ package io.warmgate.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.warmgate.agent.env.EnvValues;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -101,7 +102,7 @@ class WarmGateConfigTest {
       "WARMGATE_LOCK_TTL,-5s,'a duration such as 500ms, 60s, 4m or 1h30m'",
       "WARMGATE_REFRESH_AHEAD,1m30,'a duration such as 500ms, 60s, 4m or 1h30m'",
       "WARMGATE_MAX_VALUE_BYTES,lots,'a byte size such as 524288, 512KiB, 512Ki or 1MB'",
-      "WARMGATE_L1_MAX_SIZE,0,'a positive whole number such as 100000'",
+      "WARMGATE_L1_MAX_SIZE,0,'a whole number greater than 0, such as 100000'",
       "WARMGATE_VALKEY_TLS,yes,'true or false'",
       "WARMGATE_VALKEY_ADDRESSES,valkey,'comma-separated host:port pairs'"})
   void badValueIsRefusedNamingVariableValueAndExpectedForm(String variable, String value,

@@ -1,4 +1,4 @@
-package io.warmgate.agent;
+package io.warmgate.agent.env;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -6,8 +6,12 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses the Kubernetes-style values of {@code WARMGATE_*} variables: durations and byte sizes. */
-final class EnvValues {
+/**
+ * Parses the Kubernetes-style values of {@code WARMGATE_*} variables (durations, byte sizes,
+ * numbers, booleans) for every warmgate component configured by environment. Each method throws
+ * {@link IllegalArgumentException} naming the variable, showing the value and the expected form.
+ */
+public final class EnvValues {
 
   private static final Pattern DURATION_PART =
       Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)(ns|us|µs|ms|s|m|h)");
@@ -20,7 +24,7 @@ final class EnvValues {
    * Parses a Go/Kubernetes duration such as {@code 500ms}, {@code 60s}, {@code 4m},
    * {@code 1h30m} or {@code 1.5s}; a bare {@code 0} is zero.
    */
-  static Duration duration(String variable, String value) {
+  public static Duration duration(String variable, String value) {
     String text = value.trim();
     if (text.equals("0")) {
       return Duration.ZERO;
@@ -43,7 +47,7 @@ final class EnvValues {
   }
 
   /** Parses a byte size: a count with an optional unit, {@code 524288}, {@code 512Ki}, {@code 512KiB}, {@code 1MB}. */
-  static long bytes(String variable, String value) {
+  public static long bytes(String variable, String value) {
     Matcher m = SIZE.matcher(value.trim());
     if (!m.matches()) {
       throw invalid(variable, value, "a byte size such as 524288, 512KiB, 512Ki or 1MB");
@@ -64,7 +68,7 @@ final class EnvValues {
     }
   }
 
-  static long positiveLong(String variable, String value) {
+  public static long positiveLong(String variable, String value) {
     try {
       long n = Long.parseLong(value.trim());
       if (n > 0) {
@@ -73,10 +77,10 @@ final class EnvValues {
     } catch (NumberFormatException ignored) {
       // reported below
     }
-    throw invalid(variable, value, "a positive whole number such as 100000");
+    throw invalid(variable, value, "a whole number greater than 0, such as 100000");
   }
 
-  static boolean bool(String variable, String value) {
+  public static boolean bool(String variable, String value) {
     return switch (value.trim().toLowerCase(Locale.ROOT)) {
       case "true" -> true;
       case "false" -> false;
@@ -84,7 +88,7 @@ final class EnvValues {
     };
   }
 
-  static IllegalArgumentException invalid(String variable, String value, String expected) {
+  public static IllegalArgumentException invalid(String variable, String value, String expected) {
     return new IllegalArgumentException(
         variable + "='" + value + "' is invalid: expected " + expected);
   }

@@ -1,5 +1,6 @@
 package io.warmgate.gateway.config;
 
+import io.warmgate.agent.env.EnvValues;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -49,7 +49,7 @@ class GatewayConfigTest {
     Map<String, String> env = minimal();
     env.put(GatewayConfig.RESULT_TTL, "fast");
     assertThatThrownBy(() -> GatewayConfig.from(env))
-        .hasMessageContaining("WARMGATE_GATEWAY_RESULT_TTL").hasMessageContaining("\"fast\"")
+        .hasMessageContaining("WARMGATE_GATEWAY_RESULT_TTL").hasMessageContaining("'fast'")
         .hasMessageContaining("500ms, 60s, 4m");
     env.remove(GatewayConfig.RESULT_TTL);
     env.put(GatewayConfig.STREAM_CAP, "-3");

@@ -1,0 +1,2 @@
+/** Parsing of the {@code WARMGATE_*} environment values shared by every warmgate component. */
+package io.warmgate.agent.env;
