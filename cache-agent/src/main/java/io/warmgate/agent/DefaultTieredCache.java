@@ -7,6 +7,7 @@ import io.warmgate.agent.l2.L2Store;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -32,6 +33,11 @@ import org.slf4j.LoggerFactory;
 final class DefaultTieredCache<V> implements TieredCache<V> {
 
   private static final Logger log = LoggerFactory.getLogger(DefaultTieredCache.class);
+  /**
+   * Bound of {@link #fillL2}'s L2 calls. Background work gets more than a lookup's budget: a slow
+   * reply there would only turn into a second origin read of the same batch.
+   */
+  static final Duration FILL_TIMEOUT = Duration.ofSeconds(2);
 
   /** A value (null = not found) that may be served when the origin fails. */
   private record Stale<V>(V value, long fetchedAtMillis) {}
@@ -375,6 +381,50 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       succeed(id, batch.get(id), value);
       writeL2(id, value, fetchedAt);
     }
+  }
+
+  @Override
+  public int fillL2(Collection<String> ids) {
+    checkOpen();
+    if (l2 == null) {
+      throw new IllegalStateException("cache '" + name + "' has no L2 to fill: configure valkeyUri");
+    }
+    List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+    distinct.forEach(DefaultTieredCache::checkId);
+    if (distinct.isEmpty()) {
+      return 0;
+    }
+    List<L2Tier.Entry<V>> held = join(l2.read(distinct, FILL_TIMEOUT));
+    List<String> missing = new ArrayList<>();
+    for (int i = 0; i < distinct.size(); i++) {
+      if (held.get(i) == null) {
+        missing.add(distinct.get(i));
+      }
+    }
+    if (missing.isEmpty()) {
+      return distinct.size();
+    }
+    Map<String, V> loaded;
+    try {
+      loaded = callOrigin(missing);
+    } catch (Exception e) {
+      throw new CacheLoadException(name, missing.get(0),
+          "the origin failed loading a batch of " + missing.size() + " ids to fill L2", e);
+    }
+    long fetchedAt = clock.millis();
+    List<CompletableFuture<Boolean>> writes = new ArrayList<>(missing.size());
+    for (String id : missing) {
+      V value = loaded.get(id);
+      writes.add(l2.write(id, value, fetchedAt, value == null ? negativeL2TtlMillis : l2TtlMillis,
+          FILL_TIMEOUT));
+    }
+    int written = 0;
+    for (CompletableFuture<Boolean> write : writes) {
+      if (write.join()) {
+        written++;
+      }
+    }
+    return distinct.size() - missing.size() + written;
   }
 
   /** Calls the origin once for {@code ids}, counted and timed; a null map is an origin error. */

@@ -3,6 +3,7 @@ package io.warmgate.agent;
 import io.warmgate.agent.l2.Envelope;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.L2Store;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -50,16 +51,21 @@ final class L2Tier<V> {
    * id, null where L2 has no readable entry; when L2 fails, all are null.
    */
   CompletableFuture<List<Entry<V>>> read(List<String> ids) {
+    return read(ids, null);
+  }
+
+  /** {@link #read(List)} with one {@code MGET} bounded by {@code timeout} (null: the lookup budget). */
+  CompletableFuture<List<Entry<V>>> read(List<String> ids, Duration timeout) {
     long start = System.nanoTime();
     CompletableFuture<List<byte[]>> values;
-    if (ids.size() == 1) {
+    if (ids.size() == 1 && timeout == null) {
       values = store.get(keys.valueKey(ids.get(0))).thenApply(Collections::singletonList);
     } else {
       List<String> valueKeys = new ArrayList<>(ids.size());
       for (String id : ids) {
         valueKeys.add(keys.valueKey(id));
       }
-      values = store.getAll(valueKeys);
+      values = timeout == null ? store.getAll(valueKeys) : store.getAll(valueKeys, timeout);
     }
     return values.handle((bytes, error) -> {
       List<Entry<V>> entries = new ArrayList<>(ids.size());
@@ -81,12 +87,19 @@ final class L2Tier<V> {
   /**
    * Writes {@code value} (null = not found) so that it expires at {@code fetchedAtMillis +
    * ttlMillis}; readers derive the remaining TTL from the envelope instead of asking for it.
-   * Skips values already expired or larger than {@code maxValueBytes}. Returns at once.
+   * Skips values already expired or larger than {@code maxValueBytes}. Returns at once; the
+   * future tells whether the entry was written (false when skipped or when L2 failed).
    */
-  void write(String id, V value, long fetchedAtMillis, long ttlMillis) {
+  CompletableFuture<Boolean> write(String id, V value, long fetchedAtMillis, long ttlMillis) {
+    return write(id, value, fetchedAtMillis, ttlMillis, null);
+  }
+
+  /** {@link #write(String, Object, long, long)} bounded by {@code timeout} (null: the lookup budget). */
+  CompletableFuture<Boolean> write(String id, V value, long fetchedAtMillis, long ttlMillis,
+      Duration timeout) {
     long px = ttlMillis - (clock.millis() - fetchedAtMillis);
     if (px <= 0) {
-      return;
+      return CompletableFuture.completedFuture(false);
     }
     byte[] bytes;
     try {
@@ -95,17 +108,23 @@ final class L2Tier<V> {
           : Envelope.found(keys.schemaHash(), fetchedAtMillis, codec.encode(value))).encode();
     } catch (Exception e) {
       log.warn("cache '{}': could not encode id '{}' for L2: {}", keys.cacheName(), id, e.toString());
-      return;
+      return CompletableFuture.completedFuture(false);
     }
     if (bytes.length > maxValueBytes) {
       metrics.l2Oversize.increment();
       log.debug("cache '{}': not writing id '{}' to L2: {} bytes > maxValueBytes={}",
           keys.cacheName(), id, bytes.length, maxValueBytes);
-      return;
+      return CompletableFuture.completedFuture(false);
     }
-    store.set(keys.valueKey(id), bytes, px).thenRun(() -> {
+    CompletableFuture<String> set = timeout == null ? store.set(keys.valueKey(id), bytes, px)
+        : store.set(keys.valueKey(id), bytes, px, timeout);
+    return set.handle((ok, error) -> {
+      if (error != null) {
+        return false; // counted and logged by the store's listener
+      }
       metrics.l2Writes.increment();
       written.accept(id);
+      return true;
     });
   }
 

@@ -1,5 +1,6 @@
 package io.warmgate.agent;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -60,6 +61,19 @@ public interface TieredCache<V> extends AutoCloseable {
 
   /** Asynchronous {@link #getAll}; the returned future is the caller's own, as in {@link #getAsync}. */
   CompletableFuture<Map<String, V>> getAllAsync(Iterable<String> ids);
+
+  /**
+   * Makes L2 hold an entry for each of {@code ids}, whatever L1 holds: the ids L2 lacks (or holds
+   * unreadable) are loaded with one origin call and written to L2, and the writes are awaited.
+   * This warms a key space ahead of traffic (the preload worker); lookups never need it.
+   *
+   * @return how many distinct ids L2 held or was written with; a write that failed or timed out
+   *     is not counted, so the caller can retry
+   * @throws IllegalArgumentException if {@code ids} holds an invalid id
+   * @throws IllegalStateException if the cache has no L2 or is closed
+   * @throws CacheLoadException if the origin failed
+   */
+  int fillL2(Collection<String> ids);
 
   /** Returns this cache's name, the {@code <cache>} part of its L2 keys. */
   String name();

@@ -90,6 +90,32 @@ class L2TierIT {
   }
 
   @Test
+  void regressionFillL2WritesL2EvenWhenL1HoldsTheValue() {
+    TieredCache<String> a = pod("a", metricsA);
+    a.get("a");
+    awaitInL2(a, "a");
+    raw.sync().del(key(a, "a")); // L2 lost the entry (expiry, eviction, a failed write); L1 still has it
+
+    assertThat(a.fillL2(List.of("a", "b", "a", "missing"))).isEqualTo(3);
+
+    assertThat(raw.sync().exists(key(a, "a"), key(a, "b"), key(a, "missing"))).isEqualTo(3);
+    assertThat(raw.envelope(key(a, "missing"), a.schemaHash()).isFound()).isFalse();
+    assertThat(origin.calls()).as("one batched origin call for the ids L2 lacked").isEqualTo(2);
+  }
+
+  @Test
+  void fillL2CountsOnlyWhatL2HoldsSoTheCallerCanRetry() {
+    TieredCache<String> a = pod("a", metricsA);
+    redis.stop();
+    try {
+      assertThat(a.fillL2(List.of("a", "b"))).isZero();
+    } finally {
+      redis.start();
+    }
+    await().atMost(Duration.ofSeconds(20)).until(() -> a.fillL2(List.of("a", "b")) == 2);
+  }
+
+  @Test
   void secondPodReadsL2WithoutCallingTheOrigin() {
     TieredCache<String> a = pod("a", metricsA);
     TieredCache<String> b = pod("b", metricsB);

@@ -191,7 +191,9 @@ class RolloutGateE2E {
         app.setEnv("DEAL_SCHEMA_VERSION", "v2");
         await("rollout aborted").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
             .until(() -> Boolean.TRUE.equals(app.rolloutStatus().get("abort")));
-        assertThat(app.gate().get("phase")).isEqualTo("TimedOut");
+        // The Rollout is patched first, the policy's status right after.
+        await("gate phase TimedOut").atMost(Duration.ofSeconds(30))
+            .until(() -> "TimedOut".equals(app.gate().get("phase")));
       } finally {
         spanner.start();
         DealSeeder.seed(spanner.databaseClient(), DEALS);

@@ -64,6 +64,12 @@ public final class HotKeySampler<V> implements TieredCache<V> {
     return delegate.getAllAsync(once);
   }
 
+  /** Not sampled: filling L2 is not a lookup, and the preload worker's ids are hot already. */
+  @Override
+  public int fillL2(Collection<String> ids) {
+    return delegate.fillL2(ids);
+  }
+
   @Override
   public String name() {
     return delegate.name();

@@ -133,7 +133,19 @@ public final class L2Store implements AutoCloseable {
 
   /** {@code MGET keys}; the list holds null for each missing key, in order. */
   public CompletableFuture<List<byte[]>> getAll(List<String> keys) {
-    return guarded(() -> connection.async().mget(keys.toArray(String[]::new)))
+    return getAll(keys, budgetNanos);
+  }
+
+  /**
+   * {@code MGET keys} bounded by {@code timeout} instead of the lookup budget: for background work
+   * (filling L2), where a lookup's budget would only turn a slow reply into a reload.
+   */
+  public CompletableFuture<List<byte[]>> getAll(List<String> keys, Duration timeout) {
+    return getAll(keys, timeout.toNanos());
+  }
+
+  private CompletableFuture<List<byte[]>> getAll(List<String> keys, long timeoutNanos) {
+    return guarded(() -> connection.async().mget(keys.toArray(String[]::new)), timeoutNanos)
         .thenApply(values -> {
           List<byte[]> out = new ArrayList<>(values.size());
           for (KeyValue<String, byte[]> kv : values) {
@@ -145,7 +157,16 @@ public final class L2Store implements AutoCloseable {
 
   /** {@code SET key value PX ttlMillis}. */
   public CompletableFuture<String> set(String key, byte[] value, long ttlMillis) {
-    return guarded(() -> connection.async().set(key, value, SetArgs.Builder.px(ttlMillis)));
+    return set(key, value, ttlMillis, budgetNanos);
+  }
+
+  /** {@code SET key value PX ttlMillis} bounded by {@code timeout}: see {@link #getAll(List, Duration)}. */
+  public CompletableFuture<String> set(String key, byte[] value, long ttlMillis, Duration timeout) {
+    return set(key, value, ttlMillis, timeout.toNanos());
+  }
+
+  private CompletableFuture<String> set(String key, byte[] value, long ttlMillis, long timeoutNanos) {
+    return guarded(() -> connection.async().set(key, value, SetArgs.Builder.px(ttlMillis)), timeoutNanos);
   }
 
   /** {@code SET key value NX PX ttlMillis}; completes with whether the key was set. */
@@ -182,6 +203,11 @@ public final class L2Store implements AutoCloseable {
   }
 
   private <T> CompletableFuture<T> guarded(Supplier<? extends CompletionStage<T>> command) {
+    return guarded(command, budgetNanos);
+  }
+
+  private <T> CompletableFuture<T> guarded(Supplier<? extends CompletionStage<T>> command,
+      long timeoutNanos) {
     if (connection == null) {
       maybeReconnect();
       listener.skipped();
@@ -199,7 +225,7 @@ public final class L2Store implements AutoCloseable {
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }
-    return result.orTimeout(budgetNanos, TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
+    return result.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
       long elapsed = System.nanoTime() - start;
       if (error == null) {
         breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);

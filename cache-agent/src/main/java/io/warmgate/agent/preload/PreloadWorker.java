@@ -30,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * another pod of the same hash takes the job over. The holder re-reads the job, marks it
  * {@code Running} with itself as {@code owner}, then from {@code cursor} on reads
  * {@code batchSize} ids of {@code {wg:<cache>}:warm:<hash>:ids} at a time, waits for the job's
- * {@code rate} ({@link Pacer}), loads them with one {@link TieredCache#getAll} (L2 hits cost
- * nothing; the misses are one origin call and are written to L2), and records {@code filled},
- * {@code errors}, {@code cursor} and {@code updatedAt}. A batch that fails three times counts as
- * errors and the job moves on. When the cursor reaches {@code min(target, list length)} the job is
+ * {@code rate} ({@link Pacer}), loads them with one {@link TieredCache#fillL2} (ids L2 holds
+ * cost nothing; the others are one origin call and are written to L2, whatever this pod's L1
+ * holds), and records {@code filled}, {@code errors}, {@code cursor} and {@code updatedAt}. A
+ * batch still incomplete after three attempts counts its missing ids as errors and the job moves
+ * on. When the cursor reaches {@code min(target, list length)} the job is
  * {@code Done}; a job whose fields cannot be read is {@code Failed} with a message naming the field.
  *
  * <p>Every write to the job is one script that first checks that the lock still holds this
@@ -289,10 +290,11 @@ public final class PreloadWorker implements AutoCloseable {
     if (valid.isEmpty()) {
       return new int[] {0, invalid};
     }
-    RuntimeException last = null;
+    Object last = null;
+    int held = 0;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
-        pacer.acquire(valid.size());
+        pacer.acquire(valid.size() - held);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return null;
@@ -301,8 +303,11 @@ public final class PreloadWorker implements AutoCloseable {
         return null;
       }
       try {
-        cache.getAll(valid);
-        return new int[] {valid.size(), invalid};
+        held = cache.fillL2(valid);
+        if (held == valid.size()) {
+          return new int[] {held, invalid};
+        }
+        last = (valid.size() - held) + " L2 writes failed";
       } catch (IllegalStateException e) {
         throw e; // the cache is closed
       } catch (RuntimeException e) {
@@ -311,9 +316,9 @@ public final class PreloadWorker implements AutoCloseable {
             valid.size(), attempt, ATTEMPTS, e);
       }
     }
-    log.warn("cache '{}': preload batch of {} ids failed {} times, counting them as errors: {}",
-        cache.name(), valid.size(), ATTEMPTS, String.valueOf(last));
-    return new int[] {0, ids.size()};
+    log.warn("cache '{}': preload batch of {} ids incomplete after {} attempts ({} in L2), counting "
+        + "the rest as errors: {}", cache.name(), valid.size(), ATTEMPTS, held, last);
+    return new int[] {held, ids.size() - held};
   }
 
   /** Writes {@code fields} if the lock is ours and the job in an allowed state. */
