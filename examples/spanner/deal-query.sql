@@ -1,5 +1,9 @@
 -- The Deal read: one round trip returns every requested deal with its advertiser, ad candidates and
--- targeting rules. Parameter @ids: ARRAY<STRING>. Deals that do not exist are simply absent.
+-- targeting rules, as one multi-table JOIN. Parameter @ids: ARRAY<STRING>. A deal comes back as
+-- (its ads × its targeting rules) rows, at least one (LEFT JOINs), ordered so that a reader can
+-- assemble each deal from consecutive rows. Deals that do not exist are simply absent.
+-- (Correlated ARRAY(SELECT AS STRUCT ...) subqueries read the same, but cost one scan per deal:
+-- 16 times slower for 100 ids on the emulator.)
 SELECT
   d.DealId,
   d.Name,
@@ -12,18 +16,17 @@ SELECT
   a.AdvertiserId,
   a.Name AS AdvertiserName,
   a.Domain AS AdvertiserDomain,
-  ARRAY(
-    SELECT AS STRUCT da.AdId, da.CreativeUrl, da.Width, da.Height, da.Weight
-    FROM DealAds AS da
-    WHERE da.DealId = d.DealId
-    ORDER BY da.AdId
-  ) AS Ads,
-  ARRAY(
-    SELECT AS STRUCT t.Dimension, t.Value, t.`Exclude`
-    FROM DealTargeting AS t
-    WHERE t.DealId = d.DealId
-    ORDER BY t.Dimension, t.Value
-  ) AS Targeting
+  da.AdId,
+  da.CreativeUrl,
+  da.Width,
+  da.Height,
+  da.Weight,
+  t.Dimension,
+  t.Value,
+  t.`Exclude`
 FROM Deals AS d
 JOIN Advertisers AS a ON a.AdvertiserId = d.AdvertiserId
+LEFT JOIN DealAds AS da ON da.DealId = d.DealId
+LEFT JOIN DealTargeting AS t ON t.DealId = d.DealId
 WHERE d.DealId IN UNNEST(@ids)
+ORDER BY d.DealId, da.AdId, t.Dimension, t.Value

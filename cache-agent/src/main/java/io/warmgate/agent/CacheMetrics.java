@@ -28,6 +28,7 @@ final class CacheMetrics {
   final Counter originLoads;
   final Counter originKeys;
   final Counter originErrors;
+  final Counter originNotFound;
   final Counter staleServed;
   final Counter refreshWon;
   final Counter refreshLost;
@@ -54,6 +55,7 @@ final class CacheMetrics {
     originLoads = counter("warmgate.origin.loads");
     originKeys = counter("warmgate.origin.keys");
     originErrors = counter("warmgate.origin.errors");
+    originNotFound = counter("warmgate.origin.notfound");
     staleServed = counter("warmgate.stale.served");
     refreshWon = counter("warmgate.refresh", "result", "won");
     refreshLost = counter("warmgate.refresh", "result", "lost");

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Executor;
@@ -289,11 +290,11 @@ public final class WarmGate<V> {
 
     DefaultTieredCache.Settings<V> s = new DefaultTieredCache.Settings<>();
     s.keys = keys;
-    s.origin = origin;
     s.codec = new ValueCodec<>(type, mapper);
     s.clock = clock;
     MeterRegistry registry = meterRegistry != null ? meterRegistry : new SimpleMeterRegistry();
     s.metrics = new CacheMetrics(registry, cacheName);
+    s.origin = countingNotFound(origin, s.metrics);
     s.l1 = new L1Cache<>(l1MaxSize, l1Ttl, negativeL1, maxStaleness, staleIfError, clock, ticker);
     s.l2Ttl = l2Ttl;
     s.negativeL2Ttl = negativeTtl != null ? negativeTtl : l2Ttl;
@@ -344,6 +345,25 @@ public final class WarmGate<V> {
         .writtenKeys(written)
         .clock(clock);
     return fleet.start(new DefaultTieredCache<>(s));
+  }
+
+  /** Counts the ids the origin answers without a value in {@code warmgate.origin.notfound}. */
+  private static <V> Origin<V> countingNotFound(Origin<V> origin, CacheMetrics metrics) {
+    return ids -> {
+      Map<String, V> loaded = origin.loadAll(ids);
+      if (loaded != null) {
+        int missing = 0;
+        for (String id : ids) {
+          if (loaded.get(id) == null) {
+            missing++;
+          }
+        }
+        if (missing > 0) {
+          metrics.originNotFound.increment(missing);
+        }
+      }
+      return loaded;
+    };
   }
 
   private CircuitBreakerConfig breakerConfig() {

@@ -57,24 +57,27 @@ class SpannerEmulatorIT {
     DatabaseClient db = spanner.createDatabase("deal-query");
     DealSeeder.seed(db, 12);
 
-    Map<String, Struct> deals = queryDeals(db, List.of("deal-000001", "deal-000004", "deal-000011", "missing"));
+    Map<String, List<Struct>> deals = queryDeals(db, List.of("deal-000001", "deal-000004", "deal-000011", "missing"));
 
     assertThat(deals).containsOnlyKeys("deal-000001", "deal-000004", "deal-000011");
     for (int n : new int[] {1, 4, 11}) {
-      Struct deal = deals.get(DealSeeder.dealId(n));
+      List<Struct> rows = deals.get(DealSeeder.dealId(n));
+      Struct deal = rows.get(0);
       assertThat(deal.getString("AdvertiserId")).isEqualTo(DealSeeder.advertiserId(n));
       assertThat(deal.getString("AdvertiserName")).isEqualTo("Advertiser " + (n % 100));
       assertThat(deal.getString("Status")).isEqualTo(DealSeeder.status(n));
       assertThat(deal.getLong("FloorPriceMicros")).isEqualTo(DealSeeder.floorPriceMicros(n));
-      assertThat(deal.getStructList("Ads")).hasSize(DealSeeder.adCount(n));
-      assertThat(deal.getStructList("Targeting")).hasSize(DealSeeder.targetingCount(n));
       assertThat(deal.isNull("UpdatedAt")).isFalse();
+      // One row per (ad, targeting rule) pair: the JOIN of deals × ads × targeting.
+      assertThat(rows).hasSize(DealSeeder.adCount(n) * DealSeeder.targetingCount(n));
+      assertThat(rows.stream().map(r -> r.getString("AdId")).distinct()).hasSize(DealSeeder.adCount(n));
+      assertThat(rows.stream().map(r -> r.getString("Dimension") + "=" + r.getString("Value")).distinct())
+          .hasSize(DealSeeder.targetingCount(n));
     }
-    Struct firstAd = deals.get("deal-000004").getStructList("Ads").get(0);
+    Struct firstAd = deals.get("deal-000004").get(0);
     assertThat(firstAd.getString("AdId")).isEqualTo("ad-000004-1");
     assertThat(firstAd.getString("CreativeUrl")).endsWith("/deal-000004/1.png");
-    assertThat(deals.get("deal-000001").getStructList("Targeting").get(0).getString("Dimension"))
-        .isEqualTo("geo");
+    assertThat(deals.get("deal-000001").get(0).getString("Dimension")).isEqualTo("geo");
   }
 
   @Test
@@ -88,12 +91,13 @@ class SpannerEmulatorIT {
     DealSeeder.seed(fromSeeder, 3);
 
     List<String> ids = List.of("deal-000001", "deal-000002", "deal-000003");
-    Map<String, Struct> expected = queryDeals(fromSeeder, ids);
-    Map<String, Struct> actual = queryDeals(fromSql, ids);
+    Map<String, List<Struct>> expected = queryDeals(fromSeeder, ids);
+    Map<String, List<Struct>> actual = queryDeals(fromSql, ids);
 
     assertThat(actual).containsOnlyKeys(ids);
     for (String id : ids) {
-      assertThat(withoutUpdatedAt(actual.get(id))).as(id).isEqualTo(withoutUpdatedAt(expected.get(id)));
+      assertThat(actual.get(id).stream().map(SpannerEmulatorIT::withoutUpdatedAt).toList()).as(id)
+          .isEqualTo(expected.get(id).stream().map(SpannerEmulatorIT::withoutUpdatedAt).toList());
     }
   }
 
@@ -155,12 +159,14 @@ class SpannerEmulatorIT {
     assertThat(queryDeals(db, List.of("deal-000001"))).containsOnlyKeys("deal-000001");
   }
 
-  private static Map<String, Struct> queryDeals(DatabaseClient db, List<String> ids) {
-    Map<String, Struct> deals = new LinkedHashMap<>();
+  /** The query's rows by deal, in order. */
+  private static Map<String, List<Struct>> queryDeals(DatabaseClient db, List<String> ids) {
+    Map<String, List<Struct>> deals = new LinkedHashMap<>();
     Statement query = Statement.newBuilder(dealQuery).bind("ids").toStringArray(ids).build();
     try (ResultSet rows = db.singleUse().executeQuery(query)) {
       while (rows.next()) {
-        deals.put(rows.getString("DealId"), rows.getCurrentRowAsStruct());
+        deals.computeIfAbsent(rows.getString("DealId"), id -> new ArrayList<>())
+            .add(rows.getCurrentRowAsStruct());
       }
     }
     return deals;

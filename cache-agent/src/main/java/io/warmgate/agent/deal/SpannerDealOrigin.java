@@ -4,7 +4,6 @@ import com.google.cloud.Timestamp;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.Statement;
-import com.google.cloud.spanner.Struct;
 import io.grpc.Context;
 import io.warmgate.agent.Origin;
 import java.io.IOException;
@@ -13,9 +12,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,9 +23,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Loads {@link Deal}s from Cloud Spanner: one strong single-use read per batch, joining
- * {@code Deals} with {@code Advertisers} and gathering {@code DealAds} and {@code DealTargeting}
- * per deal ({@code examples/spanner/deal-query.sql}). Ids with no row are absent from the result.
+ * Loads {@link Deal}s from Cloud Spanner: one strong single-use read per batch, one multi-table
+ * JOIN of {@code Deals}, {@code Advertisers}, {@code DealAds} and {@code DealTargeting}
+ * ({@code examples/spanner/deal-query.sql}), assembled into deals from consecutive rows. Ids with no row are absent from the result.
  * Spanner errors propagate as {@link com.google.cloud.spanner.SpannerException}. Thread-safe.
  */
 public final class SpannerDealOrigin implements Origin<Deal> {
@@ -82,43 +81,76 @@ public final class SpannerDealOrigin implements Origin<Deal> {
         Context.current().withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS, DEADLINES);
     Context previous = deadline.attach();
     try (ResultSet rows = client.singleUse().executeQuery(statement)) {
-      Map<String, Deal> deals = new HashMap<>(ids.size() * 2);
-      while (rows.next()) {
-        Deal deal = toDeal(rows);
-        deals.put(deal.dealId(), deal);
-      }
-      return deals;
+      return assemble(rows, ids.size());
     } finally {
       deadline.detach(previous);
       deadline.cancel(null);
     }
   }
 
-  private static Deal toDeal(ResultSet row) {
-    List<DealAd> ads = new ArrayList<>();
-    for (Struct ad : row.getStructList("Ads")) {
-      ads.add(new DealAd(ad.getString("AdId"), ad.getString("CreativeUrl"), ad.getLong("Width"),
-          ad.getLong("Height"), ad.getLong("Weight")));
+  /**
+   * Builds the deals from the JOIN's rows: one row per (ad, targeting rule) pair of a deal, rows of
+   * one deal consecutive, ads and rules in order; a deal without ads or rules has nulls there.
+   */
+  private static Map<String, Deal> assemble(ResultSet rows, int expected) {
+    Map<String, Deal> deals = new HashMap<>(expected * 2);
+    String current = null;
+    DealColumns head = null;
+    Map<String, DealAd> ads = new LinkedHashMap<>();
+    Map<String, DealTargeting> targeting = new LinkedHashMap<>();
+    while (rows.next()) {
+      String dealId = rows.getString("DealId");
+      if (!dealId.equals(current)) {
+        if (head != null) {
+          deals.put(current, head.toDeal(List.copyOf(ads.values()), List.copyOf(targeting.values())));
+        }
+        current = dealId;
+        head = DealColumns.of(rows);
+        ads.clear();
+        targeting.clear();
+      }
+      if (!rows.isNull("AdId")) {
+        ads.putIfAbsent(rows.getString("AdId"), new DealAd(rows.getString("AdId"),
+            rows.getString("CreativeUrl"), rows.getLong("Width"), rows.getLong("Height"),
+            rows.getLong("Weight")));
+      }
+      if (!rows.isNull("Dimension")) {
+        String dimension = rows.getString("Dimension");
+        String value = rows.getString("Value");
+        targeting.putIfAbsent(dimension + "\u0000" + value,
+            new DealTargeting(dimension, value, rows.getBoolean("Exclude")));
+      }
     }
-    List<DealTargeting> targeting = new ArrayList<>();
-    for (Struct rule : row.getStructList("Targeting")) {
-      targeting.add(new DealTargeting(rule.getString("Dimension"), rule.getString("Value"),
-          rule.getBoolean("Exclude")));
+    if (head != null) {
+      deals.put(current, head.toDeal(List.copyOf(ads.values()), List.copyOf(targeting.values())));
     }
-    return new Deal(
-        row.getString("DealId"),
-        row.getString("AdvertiserId"),
-        row.getString("AdvertiserName"),
-        row.isNull("AdvertiserDomain") ? null : row.getString("AdvertiserDomain"),
-        row.getString("Name"),
-        DealStatus.valueOf(row.getString("Status")),
-        row.getLong("FloorPriceMicros"),
-        row.getString("Currency"),
-        instant(row, "StartTime"),
-        instant(row, "EndTime"),
-        instant(row, "UpdatedAt"),
-        ads,
-        targeting);
+    return deals;
+  }
+
+  /** The deal's own columns, read from its first row. */
+  private record DealColumns(String dealId, String advertiserId, String advertiserName,
+      String advertiserDomain, String name, DealStatus status, long floorPriceMicros,
+      String currency, Instant startTime, Instant endTime, Instant updatedAt) {
+
+    static DealColumns of(ResultSet row) {
+      return new DealColumns(
+          row.getString("DealId"),
+          row.getString("AdvertiserId"),
+          row.getString("AdvertiserName"),
+          row.isNull("AdvertiserDomain") ? null : row.getString("AdvertiserDomain"),
+          row.getString("Name"),
+          DealStatus.valueOf(row.getString("Status")),
+          row.getLong("FloorPriceMicros"),
+          row.getString("Currency"),
+          instant(row, "StartTime"),
+          instant(row, "EndTime"),
+          instant(row, "UpdatedAt"));
+    }
+
+    Deal toDeal(List<DealAd> ads, List<DealTargeting> targeting) {
+      return new Deal(dealId, advertiserId, advertiserName, advertiserDomain, name, status,
+          floorPriceMicros, currency, startTime, endTime, updatedAt, ads, targeting);
+    }
   }
 
   private static Instant instant(ResultSet row, String column) {

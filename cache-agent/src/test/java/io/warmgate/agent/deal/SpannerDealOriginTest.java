@@ -17,6 +17,6 @@ class SpannerDealOriginTest {
   @Test
   void queryReadsOneBatchWithUnnest() {
     assertThat(SpannerDealOrigin.QUERY).contains("WHERE d.DealId IN UNNEST(@ids)")
-        .contains("ARRAY(", "SELECT AS STRUCT", "JOIN Advertisers");
+        .contains("JOIN Advertisers", "LEFT JOIN DealAds", "LEFT JOIN DealTargeting");
   }
 }

@@ -31,6 +31,7 @@ class CacheCountersTest {
       assertThat(field(counts, "l1Hits")).isEqualTo(2);
       assertThat(field(counts, "originLoads")).isEqualTo(3);
       assertThat(field(counts, "originErrors")).isZero();
+      assertThat(field(counts, "notFound")).isEqualTo(1);
       // Without L2 there are no L2 hits, misses or writes.
       assertThat(field(counts, "l2Hits")).isZero();
       assertThat(field(counts, "l2Writes")).isZero();
