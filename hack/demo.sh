@@ -4,13 +4,15 @@
 #   2. the Deal schema changes (DEAL_SCHEMA_VERSION v1 → v2, another schema hash): the canary is held
 #      at the pause step while warmgate preloads the hot deals into its new key space, then released;
 #   3. a change that keeps the schema (a new env value): released at once, the gate phase is Skipped.
-# Settings: WARMGATE_DEMO_WARMUP (seconds of traffic before the change, default 20),
-# WARMGATE_DEMO_RATE (requests/s, default 200), WARMGATE_DEMO_TIMEOUT (per rollout, default 300).
+# Settings: WARMGATE_DEMO_WARMUP (seconds of traffic before the change, default 45),
+# WARMGATE_DEMO_RATE (requests/s, default 60), WARMGATE_DEMO_TIMEOUT (per rollout, default 300).
+# The Spanner emulator answers about 12 single-deal reads a second: a rate far above that keeps it
+# saturated with the misses of cold pods, and every read then waits for the others.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$WARMGATE_ROOT/hack/local-env.sh"
 
-WARMUP="${WARMGATE_DEMO_WARMUP:-20}"
-RATE="${WARMGATE_DEMO_RATE:-200}"
+WARMUP="${WARMGATE_DEMO_WARMUP:-45}"
+RATE="${WARMGATE_DEMO_RATE:-60}"
 TIMEOUT="${WARMGATE_DEMO_TIMEOUT:-300}"
 
 [[ -f "$STATE_DIR/cluster" ]] || die "warmgate is not up: run hack/up.sh first"
