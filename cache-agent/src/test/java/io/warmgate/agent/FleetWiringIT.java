@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.fleet.FleetServices;
@@ -15,7 +13,6 @@ import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,22 +24,13 @@ class FleetWiringIT {
   static final RedisExtension redis = new RedisExtension();
 
   private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B");
-  private RedisClient client;
-  private StatefulRedisConnection<String, String> connection;
+  @RegisterExtension
+  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
   private RedisCommands<String, String> raw;
 
   @BeforeEach
   void connect() {
-    redis.flushAll();
-    client = RedisClient.create(redis.uri());
-    connection = client.connect();
-    raw = connection.sync();
-  }
-
-  @AfterEach
-  void close() {
-    connection.close();
-    client.shutdown();
+    raw = valkey.sync();
   }
 
   private WarmGateConfig config() {

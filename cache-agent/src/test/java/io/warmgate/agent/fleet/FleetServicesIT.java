@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.CountingOrigin;
+import io.warmgate.agent.RedisConnectionExtension;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.WarmGateConfig;
@@ -34,24 +33,19 @@ class FleetServicesIT {
   private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B")
       .put("c", "C");
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  private RedisClient client;
-  private StatefulRedisConnection<String, String> connection;
+  @RegisterExtension
+  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
   private RedisCommands<String, String> raw;
   private final List<TieredCache<?>> opened = new ArrayList<>();
 
   @BeforeEach
   void connect() {
-    redis.flushAll();
-    client = RedisClient.create(redis.uri());
-    connection = client.connect();
-    raw = connection.sync();
+    raw = valkey.sync();
   }
 
   @AfterEach
   void close() {
     opened.forEach(TieredCache::close); // idempotent: those a test closed stay closed
-    connection.close();
-    client.shutdown();
   }
 
   private WarmGateConfig config(String pod, String templateHash) {

@@ -3,12 +3,12 @@ package io.warmgate.agent.hot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.warmgate.agent.CountingOrigin;
 import io.warmgate.agent.ManualClock;
+import io.warmgate.agent.RedisConnectionExtension;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.l2.KeySpace;
@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,22 +31,15 @@ class HotKeysIT {
   private static final Duration HALF_LIFE = Duration.ofMinutes(10);
   private final ManualClock clock = new ManualClock();
   private final KeySpace keys = new KeySpace("deals", "0123456789ab");
-  private RedisClient client;
+  @RegisterExtension
+  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
   private StatefulRedisConnection<String, String> connection;
   private RedisCommands<String, String> raw;
 
   @BeforeEach
   void connect() {
-    redis.flushAll();
-    client = RedisClient.create(redis.uri());
-    connection = client.connect();
-    raw = connection.sync();
-  }
-
-  @AfterEach
-  void close() {
-    connection.close();
-    client.shutdown();
+    connection = valkey.connection();
+    raw = valkey.sync();
   }
 
   private void lookups(HotKeys hot, String id, int n) {

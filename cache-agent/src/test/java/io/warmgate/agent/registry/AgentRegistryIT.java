@@ -2,15 +2,14 @@ package io.warmgate.agent.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.warmgate.agent.ManualClock;
+import io.warmgate.agent.RedisConnectionExtension;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,22 +23,15 @@ class AgentRegistryIT {
   private final ManualClock clock = new ManualClock();
   private final KeySpace stable = new KeySpace("deals", "aaaaaaaaaaaa");
   private final KeySpace canary = new KeySpace("deals", "bbbbbbbbbbbb");
-  private RedisClient client;
+  @RegisterExtension
+  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
   private StatefulRedisConnection<String, String> connection;
   private RedisCommands<String, String> raw;
 
   @BeforeEach
   void connect() {
-    redis.flushAll();
-    client = RedisClient.create(redis.uri());
-    connection = client.connect();
-    raw = connection.sync();
-  }
-
-  @AfterEach
-  void close() {
-    connection.close();
-    client.shutdown();
+    connection = valkey.connection();
+    raw = valkey.sync();
   }
 
   private AgentRegistry agent(String pod, String templateHash, KeySpace keys) {

@@ -1,0 +1,46 @@
+package io.warmgate.agent;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.testing.RedisExtension;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A string connection to the test's Redis, opened on an empty database before each test and closed
+ * after it: {@code @RegisterExtension final RedisConnectionExtension valkey = new
+ * RedisConnectionExtension(redis);} (register it after the {@link RedisExtension}).
+ */
+public final class RedisConnectionExtension implements BeforeEachCallback, AfterEachCallback {
+
+  private final RedisExtension redis;
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+
+  public RedisConnectionExtension(RedisExtension redis) {
+    this.redis = redis;
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    redis.flushAll();
+    client = RedisClient.create(redis.uri());
+    connection = client.connect();
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    connection.close();
+    client.shutdown();
+  }
+
+  public StatefulRedisConnection<String, String> connection() {
+    return connection;
+  }
+
+  public RedisCommands<String, String> sync() {
+    return connection.sync();
+  }
+}
