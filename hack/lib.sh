@@ -11,17 +11,22 @@ ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
 KWOK_VERSION="${KWOK_VERSION:-0.7.0}"
 ARGO_ROLLOUTS_VERSION="${ARGO_ROLLOUTS_VERSION:-1.9.2}"
 HELM_VERSION="${HELM_VERSION:-3.19.5}"
+KIND_VERSION="${KIND_VERSION:-0.33.0}"
 
 K8S_BIN="$WARMGATE_CACHE_DIR/bin/kubernetes-v$K8S_VERSION"
 ETCD_BIN="$WARMGATE_CACHE_DIR/bin/etcd-v$ETCD_VERSION"
 KWOK_BIN="$WARMGATE_CACHE_DIR/bin/kwok-v$KWOK_VERSION"
 ARGO_BIN="$WARMGATE_CACHE_DIR/bin/argo-rollouts-v$ARGO_ROLLOUTS_VERSION"
 HELM_BIN="$WARMGATE_CACHE_DIR/bin/helm-v$HELM_VERSION"
+KIND_BIN="$WARMGATE_CACHE_DIR/bin/kind-v$KIND_VERSION"
 # fabric8 kube-api-test's offline layout: <dir>/k8s/<version>-linux-amd64/{etcd,kube-apiserver,kubectl}
 KUBE_API_TEST_DIR="$WARMGATE_CACHE_DIR/kube-api-test"
 ARGO_CRDS_DIR="$ARGO_BIN/crds"
 
 export WARMGATE_CACHE_DIR
+# Build the hack/tools modules with the installed Go, as pinned; no VCS stamping.
+export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+export GOFLAGS="${GOFLAGS:--buildvcs=false}"
 
 log() { printf '\033[1;34m==>\033[0m %s\n' "$*" >&2; }
 warn() { printf '\033[1;33m!!\033[0m %s\n' "$*" >&2; }
@@ -33,4 +38,26 @@ timed() {
   local start=$SECONDS
   "$@"
   log "$label: $((SECONDS - start))s"
+}
+
+# build_tools TOOL OUT_DIR LDFLAGS [NAME=]PACKAGE...: builds each package's binary (named NAME, or
+# the package's last path element) from hack/tools/TOOL, unless the stamp (the module's go.mod and
+# go.sum plus the flags) says the same build is already there.
+build_tools() {
+  local tool="$1" out="$2" ldflags="$3"; shift 3
+  local module="$WARMGATE_ROOT/hack/tools/$tool" stamp="$out/.stamp" want spec name pkg missing=()
+  want="$(cat "$module/go.mod" "$module/go.sum" | sha256sum | cut -c1-16) $ldflags"
+  [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] || rm -f "$stamp"
+  for spec in "$@"; do
+    name="${spec%%=*}"; pkg="${spec#*=}"; [[ "$spec" == *=* ]] || name="${pkg##*/}"
+    [[ -f "$stamp" && -x "$out/$name" ]] || missing+=("$name=$pkg")
+  done
+  if ((${#missing[@]} == 0)); then log "$tool: up to date in $out"; return; fi
+  mkdir -p "$out"
+  for spec in "${missing[@]}"; do
+    name="${spec%%=*}"; pkg="${spec#*=}"
+    log "$tool: building $name from $pkg (the first build takes minutes)"
+    (cd "$module" && go build -trimpath -ldflags "-s -w $ldflags" -o "$out/$name" "$pkg")
+  done
+  echo "$want" > "$stamp"
 }

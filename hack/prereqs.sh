@@ -7,9 +7,6 @@
 # Idempotent: a second run builds nothing. Settings: WARMGATE_CACHE_DIR (default ~/.cache/warmgate).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
-export GOFLAGS="${GOFLAGS:--buildvcs=false}"
-
 install_apt_packages() {
   local missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
@@ -25,28 +22,6 @@ install_apt_packages() {
   if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
     systemctl stop redis-server >/dev/null 2>&1 || true
   fi
-}
-
-# build_tools TOOL OUT_DIR LDFLAGS [NAME=]PACKAGE...: builds each package's binary (named NAME, or
-# the package's last path element) from hack/tools/TOOL, unless the stamp (the module's go.mod and
-# go.sum plus the flags) says the same build is already there.
-build_tools() {
-  local tool="$1" out="$2" ldflags="$3"; shift 3
-  local module="$WARMGATE_ROOT/hack/tools/$tool" stamp="$out/.stamp" want spec name pkg missing=()
-  want="$(cat "$module/go.mod" "$module/go.sum" | sha256sum | cut -c1-16) $ldflags"
-  [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] || rm -f "$stamp"
-  for spec in "$@"; do
-    name="${spec%%=*}"; pkg="${spec#*=}"; [[ "$spec" == *=* ]] || name="${pkg##*/}"
-    [[ -f "$stamp" && -x "$out/$name" ]] || missing+=("$name=$pkg")
-  done
-  if ((${#missing[@]} == 0)); then log "$tool: up to date in $out"; return; fi
-  mkdir -p "$out"
-  for spec in "${missing[@]}"; do
-    name="${spec%%=*}"; pkg="${spec#*=}"
-    log "$tool: building $name from $pkg (the first build takes minutes)"
-    (cd "$module" && go build -trimpath -ldflags "-s -w $ldflags" -o "$out/$name" "$pkg")
-  done
-  echo "$want" > "$stamp"
 }
 
 k8s_ldflags() {

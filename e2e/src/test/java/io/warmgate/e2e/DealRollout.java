@@ -4,19 +4,17 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.warmgate.localpods.LocalPodRunner;
 import io.warmgate.testing.ArgoRollouts;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * One deal-service Rollout with its CachePolicy, made from {@code examples/local/rollout.yaml} and
  * {@code examples/local/cachepolicy.yaml} with a name of its own (so tests do not share a cache),
- * and its pods run as local deal-service processes.
+ * and its pods, which the {@link Stack} runs (or finds) and reaches.
  */
 final class DealRollout implements AutoCloseable {
 
@@ -24,14 +22,13 @@ final class DealRollout implements AutoCloseable {
   final String cacheName;
   private final KubernetesClient client;
   private final String namespace;
-  private final LocalPodRunner pods;
+  private final Stack.AppPods pods;
 
   /**
-   * @param appEnv replaces the values of the example pod template's env entries of these names
    * @param warmup replaces the example policy's {@code spec.warmup} entries given here
    */
-  DealRollout(KubernetesClient client, String namespace, String name, String valkeyAddress,
-      Map<String, String> appEnv, Map<String, Object> warmup, Path workdir) {
+  DealRollout(KubernetesClient client, String namespace, String name, Stack stack,
+      Map<String, Object> warmup, Path workdir) {
     this.client = client;
     this.namespace = namespace;
     this.name = name;
@@ -43,7 +40,7 @@ final class DealRollout implements AutoCloseable {
     Map<String, Object> spec = map(policy.getAdditionalProperties().get("spec"));
     spec.put("cacheName", cacheName);
     map(spec.get("targetRef")).put("name", name);
-    map(spec.get("valkey")).put("addresses", List.of(valkeyAddress));
+    map(spec.get("valkey")).put("addresses", List.of(stack.valkeyAddress()));
     map(spec.get("warmup")).putAll(warmup);
     // Every pod here shares two cores with the cluster and the other pods: with the default 20 ms
     // L2 budget, a lookup whose thread is scheduled late would count as an L2 failure and go to
@@ -61,16 +58,14 @@ final class DealRollout implements AutoCloseable {
     Map<String, Object> labels = map(map(template.get("metadata")).get("labels"));
     labels.put("app", name);
     labels.put("warmgate.io/cache-policy", name);
+    Map<String, String> appEnv = stack.spannerEnv();
     for (Map<String, Object> env : env(template)) {
       env.computeIfPresent("value", (k, v) -> appEnv.getOrDefault((String) env.get("name"), (String) v));
     }
+    stack.adaptAppContainer(container(template));
     client.resource(rollout).serverSideApply();
 
-    String app = Repo.moduleClasspath("examples/deal-service");
-    pods = new LocalPodRunner(client, namespace, "app=" + name, "app",
-        List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-            "-cp", app, "io.warmgate.example.deals.DealService"),
-        workdir.resolve(name)).start();
+    pods = stack.appPods(client, namespace, name, workdir);
   }
 
   private static GenericKubernetesResource load(String path) {
@@ -84,10 +79,14 @@ final class DealRollout implements AutoCloseable {
   }
 
   @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> env(Map<String, Object> template) {
+  private static Map<String, Object> container(Map<String, Object> template) {
     Map<String, Object> podSpec = map(template.get("spec"));
-    Map<String, Object> container = ((List<Map<String, Object>>) podSpec.get("containers")).get(0);
-    return (List<Map<String, Object>>) container.get("env");
+    return ((List<Map<String, Object>>) podSpec.get("containers")).get(0);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> env(Map<String, Object> template) {
+    return (List<Map<String, Object>>) container(template).get("env");
   }
 
   Resource<GenericKubernetesResource> rollout() {
@@ -137,11 +136,11 @@ final class DealRollout implements AutoCloseable {
   }
 
   List<Integer> ports() {
-    return new ArrayList<>(pods.pods().values().stream().map(LocalPodRunner.LocalPod::port).toList());
+    return pods.ports();
   }
 
   int runningPods() {
-    return pods.pods().size();
+    return pods.ports().size();
   }
 
   @Override

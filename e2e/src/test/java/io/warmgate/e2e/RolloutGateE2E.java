@@ -3,24 +3,17 @@ package io.warmgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
-import io.warmgate.testing.RedisExtension;
-import io.warmgate.testing.SpannerEmulatorExtension;
 import io.warmgate.testing.WarmgatePaths;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,7 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The rollout gate end to end: the real Argo Rollouts controller on a kwok cluster, the operator as
  * its own process (webhook included), deal-service pods as local processes with the env the
- * webhook injected, the real Redis and Spanner emulator, and Zipf traffic.
+ * webhook injected, the real Redis and Spanner emulator, and Zipf traffic. With
+ * {@code WARMGATE_E2E_IN_CLUSTER=1} ({@code hack/kind-e2e.sh}) the same scenarios run on a real
+ * cluster: the chart's operator, pods of the deal-service image, Valkey and the emulator in-cluster.
  */
 class RolloutGateE2E {
 
@@ -38,47 +33,28 @@ class RolloutGateE2E {
   static final KwokClusterExtension cluster = new KwokClusterExtension();
 
   @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
-
-  @RegisterExtension
-  static final SpannerEmulatorExtension spanner = new SpannerEmulatorExtension();
+  static final Stack stack = Stack.create();
 
   private static final int DEALS = 2_000;
   private static final int HOT_SET = 200;
-  private static final Path WORK = WarmgatePaths.processLogDir().resolve("e2e");
+  static final Path WORK = WarmgatePaths.processLogDir().resolve("e2e");
 
-  private static OperatorProcess operator;
   private static RedisClient redisClient;
   private static StatefulRedisConnection<String, String> connection;
   private static RedisCommands<String, String> valkey;
 
   @BeforeAll
   static void setUp() throws Exception {
-    DealSeeder.seed(spanner.databaseClient(), DEALS);
-    KubernetesClient client = cluster.client();
-    try (Stream<Path> crds = Files.list(Repo.dir().resolve("crds"))) {
-      for (Path crd : crds.toList()) {
-        client.load(Files.newInputStream(crd)).serverSideApply();
-      }
-    }
-    client.resource(new NamespaceBuilder().withNewMetadata().withName("warmgate-system").endMetadata().build())
-        .serverSideApply();
-    client.load(Files.newInputStream(Repo.dir().resolve("examples/local/namespace.yaml"))).serverSideApply();
-    operator = new OperatorProcess(cluster.kubeconfigPath(), WORK);
-    String webhook = Repo.manifest("examples/local/webhook.yaml")
-        .replace("127.0.0.1:18443", "127.0.0.1:" + operator.webhookPort());
-    client.load(new ByteArrayInputStream(webhook.getBytes(StandardCharsets.UTF_8))).serverSideApply();
-    operator.start();
-    redisClient = RedisClient.create(redis.uri());
+    cluster.client().load(Files.newInputStream(Repo.dir().resolve("examples/local/namespace.yaml"))).serverSideApply();
+    stack.install(cluster);
+    DealSeeder.seed(stack.databaseClient(), DEALS);
+    redisClient = RedisClient.create(stack.valkeyUri());
     connection = redisClient.connect();
     valkey = connection.sync();
   }
 
   @AfterAll
-  static void tearDown() throws Exception {
-    if (operator != null) {
-      operator.close();
-    }
+  static void tearDown() {
     if (connection != null) {
       connection.close();
       redisClient.shutdown();
@@ -86,13 +62,7 @@ class RolloutGateE2E {
   }
 
   private static DealRollout deploy(String name, Map<String, Object> warmup) {
-    DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), name,
-        redis.host() + ":" + redis.port(),
-        Map.of("SPANNER_EMULATOR_HOST", spanner.emulatorHost(),
-            "SPANNER_PROJECT", spanner.projectId(),
-            "SPANNER_INSTANCE", spanner.instanceId(),
-            "SPANNER_DATABASE", spanner.databaseId()),
-        warmup, WORK);
+    DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), name, stack, warmup, WORK);
     await(name + " Healthy with 4 serving pods").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
         .until(() -> app.healthyAndDone() && app.runningPods() == 4
             && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));
@@ -186,7 +156,7 @@ class RolloutGateE2E {
     try (DealRollout app = deploy("e2e-abort", Map.of("mode", "Preload", "hotSetSize", HOT_SET,
             "preloadRate", 20, "minCoverage", 95, "maxWait", "40s", "onTimeout", "Abort"));
         Traffic traffic = warmUpHotSet(app)) {
-      spanner.stop();
+      stack.stopSpanner();
       try {
         app.setEnv("DEAL_SCHEMA_VERSION", "v2");
         await("rollout aborted").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
@@ -195,8 +165,8 @@ class RolloutGateE2E {
         await("gate phase TimedOut").atMost(Duration.ofSeconds(30))
             .until(() -> "TimedOut".equals(app.gate().get("phase")));
       } finally {
-        spanner.start();
-        DealSeeder.seed(spanner.databaseClient(), DEALS);
+        stack.startSpanner();
+        DealSeeder.seed(stack.databaseClient(), DEALS);
       }
     }
   }
@@ -211,13 +181,13 @@ class RolloutGateE2E {
           .until(() -> app.paused() && "Warming".equals(app.gate().get("phase")));
       String canaryHash = (String) app.gate().get("canarySchemaHash");
 
-      operator.kill();
+      stack.killOperator();
       // With the operator gone, nothing may release the canary (preload goes on in the agents).
       for (int i = 0; i < 10; i++) {
         assertThat(app.paused()).as("still held %d s after the operator died", i).isTrue();
         Thread.sleep(1_000);
       }
-      operator.start();
+      stack.startOperator();
 
       awaitRelease(app, canaryHash);
       assertThat(coverage(app.cacheName, canaryHash)).isGreaterThanOrEqualTo(95.0);

@@ -188,7 +188,13 @@ public final class DealSeeder {
     }
   }
 
-  private static void createIfMissing(Spanner spanner, String project, String instance, String database)
+  /**
+   * Creates the instance and the database (with {@code examples/spanner/schema.sql}) unless they
+   * exist; for an emulator that test code does not start itself.
+   *
+   * @throws Exception if an admin call fails or takes longer than a minute
+   */
+  public static void createIfMissing(Spanner spanner, String project, String instance, String database)
       throws Exception {
     InstanceAdminClient instances = spanner.getInstanceAdminClient();
     if (instances.listInstances().streamAll().noneMatch(i -> i.getId().getInstance().equals(instance))) {

@@ -1,0 +1,145 @@
+package io.warmgate.e2e;
+
+import com.google.cloud.spanner.DatabaseClient;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.warmgate.localpods.LocalPodRunner;
+import io.warmgate.testing.KwokClusterExtension;
+import io.warmgate.testing.RedisExtension;
+import io.warmgate.testing.SpannerEmulatorExtension;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The default stack: Redis and the Spanner emulator as local processes (the test-support
+ * extensions, one per test class), the operator as its own process with its webhook registered by
+ * URL, and the pods kwok schedules run as local deal-service processes.
+ */
+final class LocalStack implements Stack {
+
+  private final RedisExtension redis = new RedisExtension();
+  private final SpannerEmulatorExtension spanner = new SpannerEmulatorExtension();
+  private OperatorProcess operator;
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    redis.beforeAll(context);
+    spanner.beforeAll(context);
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    redis.beforeEach(context);
+    spanner.beforeEach(context);
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    spanner.afterEach(context);
+    redis.afterEach(context);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    try {
+      if (operator != null) {
+        operator.close();
+      }
+    } finally {
+      spanner.afterAll(context);
+      redis.afterAll(context);
+    }
+  }
+
+  @Override
+  public void install(KwokClusterExtension cluster) throws Exception {
+    KubernetesClient client = cluster.client();
+    try (Stream<Path> crds = Files.list(Repo.dir().resolve("crds"))) {
+      for (Path crd : crds.toList()) {
+        client.load(Files.newInputStream(crd)).serverSideApply();
+      }
+    }
+    client.resource(new NamespaceBuilder().withNewMetadata().withName("warmgate-system").endMetadata().build())
+        .serverSideApply();
+    operator = new OperatorProcess(cluster.kubeconfigPath(), RolloutGateE2E.WORK);
+    String webhook = Repo.manifest("examples/local/webhook.yaml")
+        .replace("127.0.0.1:18443", "127.0.0.1:" + operator.webhookPort());
+    client.load(new ByteArrayInputStream(webhook.getBytes(StandardCharsets.UTF_8))).serverSideApply();
+    operator.start();
+  }
+
+  @Override
+  public String valkeyAddress() {
+    return redis.host() + ":" + redis.port();
+  }
+
+  @Override
+  public String valkeyUri() {
+    return redis.uri();
+  }
+
+  @Override
+  public Map<String, String> spannerEnv() {
+    return Map.of("SPANNER_EMULATOR_HOST", spanner.emulatorHost(),
+        "SPANNER_PROJECT", spanner.projectId(),
+        "SPANNER_INSTANCE", spanner.instanceId(),
+        "SPANNER_DATABASE", spanner.databaseId());
+  }
+
+  @Override
+  public DatabaseClient databaseClient() {
+    return spanner.databaseClient();
+  }
+
+  @Override
+  public void stopSpanner() {
+    spanner.stop();
+  }
+
+  @Override
+  public void startSpanner() {
+    spanner.start();
+  }
+
+  @Override
+  public void startOperator() {
+    operator.start();
+  }
+
+  @Override
+  public void killOperator() throws InterruptedException {
+    operator.kill();
+  }
+
+  @Override
+  public void adaptAppContainer(Map<String, Object> container) {
+    // kwok runs no containers: local-pods starts the app with the pod's environment.
+  }
+
+  @Override
+  public AppPods appPods(KubernetesClient client, String namespace, String name, Path workdir) {
+    String app = Repo.moduleClasspath("examples/deal-service");
+    LocalPodRunner pods = new LocalPodRunner(client, namespace, "app=" + name, "app",
+        List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+            "-cp", app, "io.warmgate.example.deals.DealService"),
+        workdir.resolve(name)).start();
+    return new AppPods() {
+      @Override
+      public List<Integer> ports() {
+        return new ArrayList<>(pods.pods().values().stream().map(LocalPodRunner.LocalPod::port).toList());
+      }
+
+      @Override
+      public void close() {
+        pods.close();
+      }
+    };
+  }
+}

@@ -1,0 +1,70 @@
+package io.warmgate.e2e;
+
+import com.google.cloud.spanner.DatabaseClient;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.warmgate.testing.KwokClusterExtension;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+
+/**
+ * Where the parts under test run (the operator, the app's pods, Valkey, the Spanner emulator) and
+ * how the test reaches them: {@link LocalStack} runs them as local processes next to a kwok cluster
+ * (the default); {@link InClusterStack}, chosen by {@value #IN_CLUSTER_ENV}{@code =1}
+ * ({@code hack/kind-e2e.sh}), finds them running in a real cluster.
+ */
+interface Stack extends BeforeAllCallback, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
+
+  String IN_CLUSTER_ENV = "WARMGATE_E2E_IN_CLUSTER";
+
+  static Stack create() {
+    return "1".equals(System.getenv(IN_CLUSTER_ENV)) ? new InClusterStack() : new LocalStack();
+  }
+
+  /** Once the cluster is up: what the operator needs in the cluster, then the operator itself. */
+  void install(KwokClusterExtension cluster) throws Exception;
+
+  /** {@code host:port} of Valkey as the operator and the pods reach it (the policy's address). */
+  String valkeyAddress();
+
+  /** {@code redis://host:port} of Valkey as this test reaches it. */
+  String valkeyUri();
+
+  /** The app container's {@code SPANNER_*} settings. */
+  Map<String, String> spannerEnv();
+
+  /** The database the pods read, as this test reaches it (to seed it). */
+  DatabaseClient databaseClient();
+
+  /** An origin outage: the emulator is killed. */
+  void stopSpanner();
+
+  /** The emulator back, its database empty with the schema. */
+  void startSpanner() throws Exception;
+
+  /** Starts the operator and waits until it is ready. */
+  void startOperator();
+
+  /** Kills the operator without a graceful shutdown; it stays down until {@link #startOperator()}. */
+  void killOperator() throws InterruptedException;
+
+  /** Adapts the example app container (a map of the Rollout's pod template) to where pods run. */
+  void adaptAppContainer(Map<String, Object> container);
+
+  /** Runs or finds the pods matching {@code app=<name>} and reaches their HTTP port. */
+  AppPods appPods(KubernetesClient client, String namespace, String name, Path workdir);
+
+  /** The serving pods of one app, each reachable on a local port. */
+  interface AppPods extends AutoCloseable {
+
+    /** The local ports of the pods that serve now. */
+    List<Integer> ports();
+
+    @Override
+    void close();
+  }
+}
