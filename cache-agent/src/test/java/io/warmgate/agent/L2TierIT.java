@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -219,30 +218,6 @@ class L2TierIT {
         .doesNotContainKeys("set", "pttl", "ttl", "eval", "evalsha", "mget");
   }
 
-  @Test
-  void corruptEnvelopeIsAMissCountedNeverAnException() {
-    TieredCache<String> a = pod("a", metricsA);
-    raw.sync().set(key(a, "a"), "not an envelope".getBytes(StandardCharsets.UTF_8));
-    raw.sync().set(key(a, "b"), Envelope.found(a.schemaHash(), clock.millis(), new byte[] {1, 2, 3}).encode());
-
-    assertThat(a.get("a")).isEqualTo("A");
-    assertThat(a.get("b")).as("envelope fine, payload undecodable").isEqualTo("B");
-
-    assertThat(Meters.count(metricsA, "warmgate.l2.corrupt")).isEqualTo(2);
-    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-        assertThat(raw.envelope(key(a, "a"), a.schemaHash()).isFound()).isTrue());
-  }
-
-  @Test
-  void foreignEnvelopeUnderOurKeyIsAMiss() {
-    TieredCache<String> a = pod("a", metricsA);
-    raw.sync().set(key(a, "a"), Envelope.found("ffffffffffff", clock.millis(), new byte[] {1}).encode());
-
-    assertThat(a.get("a")).isEqualTo("A");
-    assertThat(origin.calls()).isEqualTo(1);
-    assertThat(Meters.count(metricsA, "warmgate.l2.corrupt")).isEqualTo(1);
-  }
-
   record DealV1(String name) {}
 
   record DealV2(String name, int priority) {}
@@ -401,50 +376,5 @@ class L2TierIT {
     assertThat(origin.calls()).isEqualTo(ids.size());
     assertThat(raw.sync().keys("wg:deals:*")).hasSize(ids.size())
         .allSatisfy(k -> assertThat(k).matches("wg:deals:[0-9a-f]{12}:[A-Za-z0-9._~%-]+"));
-  }
-
-  @Test
-  void l2TimeoutFallsBackToTheOriginWithinTheBudget() {
-    TieredCache<String> a = pod("a", metricsA, x -> x.l2Timeout(Duration.ofMillis(20)));
-    a.get("b"); // connection warm
-    raw.sync().clientPause(1_000);
-
-    long start = System.nanoTime();
-    assertThat(a.get("a")).isEqualTo("A");
-    long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-
-    assertThat(elapsedMs).as("answered by the origin long before the pause ends").isLessThan(500);
-    assertThat(Meters.count(metricsA, "warmgate.l2.errors", "kind", "timeout")).isPositive();
-  }
-
-  @Test
-  void redisDownNeverFailsALookupAndL2IsUsedAgainAfterRestart() {
-    TieredCache<String> a = pod("a", metricsA, x -> x.l2BreakerWait(Duration.ofSeconds(10)));
-    for (int i = 0; i < 30; i++) {
-      origin.put("k" + i, "v" + i);
-    }
-    a.get("a");
-    awaitInL2(a, "a");
-
-    redis.stop();
-    for (int i = 0; i < 30; i++) {
-      assertThat(a.get("k" + i)).isEqualTo("v" + i);
-    }
-    assertThat(Meters.gauge(metricsA, "warmgate.l2.breaker.state")).as("open").isEqualTo(1.0);
-    assertThat(Meters.count(metricsA, "warmgate.l2.skipped")).isPositive();
-
-    redis.start();
-    raw.close();
-    raw = new RawRedis(redis.uri());
-    clock.advance(Duration.ofSeconds(11)); // the breaker's wait, on the cache's clock
-    int[] n = {0};
-    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-      clock.advance(Duration.ofSeconds(11)); // a failed probe re-opens the breaker for another wait
-      String id = "after-" + n[0]++;
-      origin.put(id, "fresh");
-      assertThat(a.get(id)).isEqualTo("fresh");
-      assertThat(raw.sync().exists(key(a, id))).as("written to L2 again").isEqualTo(1);
-      assertThat(Meters.gauge(metricsA, "warmgate.l2.breaker.state")).as("closed").isEqualTo(0.0);
-    });
   }
 }

@@ -1,12 +1,9 @@
 package io.warmgate.agent.deal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.google.cloud.spanner.SpannerException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.warmgate.agent.CacheLoadException;
 import io.warmgate.agent.ManualClock;
 import io.warmgate.agent.Meters;
 import io.warmgate.agent.RawRedis;
@@ -118,27 +115,5 @@ class DealCacheIT {
     long reloadedKeys = Meters.count(metricsA, "warmgate.origin.keys")
         + Meters.count(metricsB, "warmgate.origin.keys") - batch.size();
     assertThat(reloadedKeys).as("each deal reloaded once across both pods").isEqualTo(batch.size());
-  }
-
-  @Test
-  void spannerDownServesHeldDealsYoungerThanStaleIfErrorThenFailsNamingTheId() {
-    SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-    TieredCache<Deal> a = pod("a", metrics);
-    Deal deal = a.get(ids.get(0));
-    clock.advance(Duration.ofSeconds(250)); // L1 and L2 TTLs over; 50 s left of staleIfError
-    spanner.stop();
-
-    assertThat(a.get(ids.get(0))).isEqualTo(deal);
-    assertThat(Meters.count(metrics, "warmgate.stale.served")).isEqualTo(1);
-
-    clock.advance(Duration.ofSeconds(60));
-    assertThatThrownBy(() -> a.get(ids.get(0)))
-        .isInstanceOf(CacheLoadException.class)
-        .hasMessageContaining("'deal-000001'")
-        .hasCauseInstanceOf(SpannerException.class);
-    assertThatThrownBy(() -> a.get(ids.get(1)))
-        .isInstanceOf(CacheLoadException.class)
-        .hasMessageContaining("'deal-000002'")
-        .hasMessageContaining("no stale value is held");
   }
 }

@@ -1,0 +1,76 @@
+package io.warmgate.agent.faults;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.warmgate.agent.Meters;
+import io.warmgate.agent.Origin;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.deal.Deal;
+import io.warmgate.agent.l2.KeySpace;
+import java.util.function.UnaryOperator;
+
+/** One cache instance as a pod would run it: its own L2 connection, meters and counted origin. */
+final class Pod implements AutoCloseable {
+
+  final String name;
+  final TieredCache<Deal> cache;
+  final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  final OriginMeter<Deal> origin;
+
+  private Pod(String name, Origin<Deal> origin, String redisUri, UnaryOperator<WarmGate<Deal>> settings) {
+    this.name = name;
+    this.origin = new OriginMeter<>(origin);
+    this.cache = settings.apply(WarmGate.newBuilder(Deal.class, this.origin)
+            .cacheName("deals")
+            .valkeyUri(redisUri)
+            .podName(name)
+            .meterRegistry(meters))
+        .build();
+  }
+
+  static Pod start(String name, Origin<Deal> origin, String redisUri,
+      UnaryOperator<WarmGate<Deal>> settings) {
+    return new Pod(name, origin, redisUri, settings);
+  }
+
+  KeySpace keys() {
+    return new KeySpace(cache.name(), cache.schemaHash());
+  }
+
+  long count(String meter, String... tags) {
+    return Meters.count(meters, meter, tags);
+  }
+
+  long l1Hits() {
+    return count("warmgate.cache.gets", "tier", "l1", "result", "hit");
+  }
+
+  long l2Hits() {
+    return count("warmgate.cache.gets", "tier", "l2", "result", "hit");
+  }
+
+  long l2Misses() {
+    return count("warmgate.cache.gets", "tier", "l2", "result", "miss");
+  }
+
+  /** 0 closed, 1 open, 2 half-open. */
+  int breakerState() {
+    return (int) Meters.gauge(meters, "warmgate.l2.breaker.state");
+  }
+
+  /** One line of the figures a fault test reports. */
+  String figures() {
+    return String.format("%s: l1 hits %d, l2 hits %d, l2 misses %d, l2 timeouts %d, l2 failures %d,"
+            + " l2 skipped %d, l2 corrupt %d, l2 writes %d, origin calls %d / keys %d / errors %d,"
+            + " stale served %d, breaker %d",
+        name, l1Hits(), l2Hits(), l2Misses(),
+        count("warmgate.l2.errors", "kind", "timeout"), count("warmgate.l2.errors", "kind", "failure"),
+        count("warmgate.l2.skipped"), count("warmgate.l2.corrupt"), count("warmgate.l2.writes"),
+        origin.calls(), origin.keys(), origin.errors(), count("warmgate.stale.served"), breakerState());
+  }
+
+  @Override
+  public void close() {
+    cache.close();
+  }
+}
