@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.localpods.LocalPodRunner;
 import io.warmgate.testing.KwokClusterExtension;
+import io.warmgate.testing.OperatorProcess;
 import io.warmgate.testing.RedisExtension;
 import io.warmgate.testing.SpannerEmulatorExtension;
 import java.io.ByteArrayInputStream;
@@ -68,7 +69,7 @@ final class LocalStack implements Stack {
     }
     client.resource(new NamespaceBuilder().withNewMetadata().withName("warmgate-system").endMetadata().build())
         .serverSideApply();
-    operator = new OperatorProcess(cluster.kubeconfigPath(), RolloutGateE2E.WORK);
+    operator = new OperatorProcess(cluster.kubeconfigPath(), RolloutGateE2E.WORK).withWebhook();
     String webhook = Repo.manifest("examples/local/webhook.yaml")
         .replace("127.0.0.1:18443", "127.0.0.1:" + operator.webhookPort());
     client.load(new ByteArrayInputStream(webhook.getBytes(StandardCharsets.UTF_8))).serverSideApply();

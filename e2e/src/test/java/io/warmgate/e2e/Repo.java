@@ -15,23 +15,9 @@ final class Repo {
     return WarmgatePaths.repoDir();
   }
 
-  /**
-   * The runtime classpath of a module built in this reactor (its classes + target/classpath.txt).
-   *
-   * @throws IllegalStateException naming the module when it is not built
-   */
+  /** The runtime classpath of a module built in this reactor; see {@link WarmgatePaths#moduleClasspath}. */
   static String moduleClasspath(String module) {
-    Path target = dir().resolve(module).resolve("target");
-    Path file = target.resolve("classpath.txt");
-    if (!Files.exists(file)) {
-      throw new IllegalStateException(module + " is not packaged (" + file + " is missing): run "
-          + "mvn -Pe2e verify from the repository root, which packages it before this module");
-    }
-    try {
-      return target.resolve("classes") + java.io.File.pathSeparator + Files.readString(file).strip();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return WarmgatePaths.moduleClasspath(module);
   }
 
   static String manifest(String path) {

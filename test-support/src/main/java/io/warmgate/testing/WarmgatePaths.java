@@ -1,5 +1,6 @@
 package io.warmgate.testing;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -65,6 +66,27 @@ public final class WarmgatePaths {
       return Path.of(System.getProperty("user.home"), ".cache", "warmgate");
     }
     return Path.of(configured).toAbsolutePath().normalize();
+  }
+
+  /**
+   * Returns the runtime classpath of a module built in this repository: its {@code target/classes}
+   * followed by the {@code target/classpath.txt} that the module's {@code package} phase writes.
+   *
+   * @param module the module's directory relative to the root, e.g. {@code operator}
+   * @throws IllegalStateException naming the module when it is not packaged
+   */
+  public static String moduleClasspath(String module) {
+    Path target = repoDir().resolve(module).resolve("target");
+    Path file = target.resolve("classpath.txt");
+    if (!Files.exists(file)) {
+      throw new IllegalStateException(module + " is not packaged (" + file + " is missing): run "
+          + "mvn -pl " + module + " -am package -DskipTests from the repository root");
+    }
+    try {
+      return target.resolve("classes") + File.pathSeparator + Files.readString(file).strip();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
   }
 
   /**
