@@ -240,6 +240,8 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
    * entry outlives its load.
    */
   private Map<String, CompletableFuture<V>> shared(List<String> ids) {
+    // Checked on L1 misses only: an id that is refused here never reaches L1.
+    ids.forEach(DefaultTieredCache::checkWellFormed);
     Map<String, CompletableFuture<V>> result = new LinkedHashMap<>();
     Map<String, CompletableFuture<V>> started = null;
     for (String id : ids) {
@@ -391,6 +393,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     }
     List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
     distinct.forEach(DefaultTieredCache::checkId);
+    distinct.forEach(DefaultTieredCache::checkWellFormed);
     if (distinct.isEmpty()) {
       return 0;
     }
@@ -509,6 +512,16 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   static void checkId(String id) {
     if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
       throw invalidId(id);
+    }
+  }
+
+  /** Refuses an id that is not well-formed Unicode (it would share its L2 key with another id). */
+  static void checkWellFormed(String id) {
+    int at = KeySpace.unpairedSurrogate(id);
+    if (at >= 0) {
+      throw new IllegalArgumentException(String.format(
+          "id has an unpaired UTF-16 surrogate \\u%04X at index %d; ids must be well-formed "
+              + "Unicode text", (int) id.charAt(at), at));
     }
   }
 

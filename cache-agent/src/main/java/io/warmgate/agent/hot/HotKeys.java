@@ -60,9 +60,17 @@ public final class HotKeys {
 
   /**
    * KEYS = hot, landmark; ARGV = now ms, half-life ms, rescale after (half-lives), capacity,
-   * min score, then (id, increment before weighting) pairs. Returns the landmark used.
+   * min score, then (id, increment before weighting) pairs. Returns the landmark used. A hot set
+   * or landmark of another type would fail every flush, so it is replaced; a landmark that is not
+   * a number is reset to now.
    */
   private static final String FLUSH = """
+      for k, want in ipairs({'zset', 'string'}) do
+        local t = redis.call('TYPE', KEYS[k]).ok
+        if t ~= want and t ~= 'none' then
+          redis.call('DEL', KEYS[k])
+        end
+      end
       local now = tonumber(ARGV[1])
       local half = tonumber(ARGV[2])
       local landmark = tonumber(redis.call('GET', KEYS[2]))
@@ -163,7 +171,8 @@ public final class HotKeys {
     Map<String, Integer> counts = new HashMap<>();
     for (int i = 0; i < ring.length(); i++) {
       String id = ring.getAndSet(i, null);
-      if (id != null) {
+      // The cache refuses ids that are not well-formed Unicode; UTF-8 would record them as '?'.
+      if (id != null && KeySpace.unpairedSurrogate(id) < 0) {
         counts.merge(id, 1, Integer::sum);
       }
     }

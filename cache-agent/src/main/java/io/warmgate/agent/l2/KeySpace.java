@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  *
  * <p>Id escaping: the UTF-8 bytes of the id are kept when they are an ASCII letter, digit,
  * {@code -}, {@code _}, {@code .} or {@code ~} (RFC 3986 "unreserved"); every other byte,
- * {@code %} included, becomes {@code %XX} (upper-case hex). The mapping is injective and its
+ * {@code %} included, becomes {@code %XX} (upper-case hex). On well-formed Unicode (the cache
+ * refuses other ids, see {@link #unpairedSurrogate}) the mapping is injective and its
  * output never holds {@code :}, braces, {@code *}, whitespace or control characters, so no id
  * can collide with another id's key, a lock key or a control key. Plain ids like
  * {@code deal-000001} are used unchanged.
@@ -184,6 +185,23 @@ public final class KeySpace {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * Returns the index of the first unpaired UTF-16 surrogate in {@code id}, or -1 when it is
+   * well-formed Unicode. Such an id has no UTF-8 form: encoding turns each lone surrogate into
+   * {@code ?}, so it would share a key with another id.
+   */
+  public static int unpairedSurrogate(String id) {
+    for (int i = 0, n = id.length(); i < n; i++) {
+      char c = id.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(id.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static boolean isSafe(char c) {

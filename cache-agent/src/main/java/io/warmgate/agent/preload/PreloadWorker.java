@@ -1,5 +1,6 @@
 package io.warmgate.agent.preload;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -225,7 +226,16 @@ public final class PreloadWorker implements AutoCloseable {
     if (!job.state().isActive()) {
       return;
     }
-    long listLength = redis.llen(idsKey);
+    long listLength;
+    try {
+      listLength = redis.llen(idsKey);
+    } catch (RedisCommandExecutionException e) {
+      // Not a list (WRONGTYPE): retrying cannot help, so the job fails naming the key.
+      String message = "the id list " + idsKey + " is not a list (" + e.getMessage()
+          + "): the operator must write the ids as a list";
+      update(token, "*", WarmJob.failedFields(message, pod, clock.millis()));
+      return;
+    }
     if (job.target() > 0 && listLength == 0) {
       String message = "the id list " + idsKey + " is empty or missing but target is "
           + job.target() + ": the operator must write the ids before opening the job";

@@ -60,10 +60,21 @@ public record AgentInfo(String pod, String namespace, String podTemplateHash, St
    * @throws IllegalArgumentException if {@code json} is not such an entry
    */
   public static AgentInfo fromJson(String json) {
+    AgentInfo info;
     try {
-      return JSON.readValue(json, AgentInfo.class);
+      info = JSON.readValue(json, AgentInfo.class);
     } catch (JsonProcessingException | RuntimeException e) {
-      throw new IllegalArgumentException("not an agent entry: " + json, e);
+      throw notAnEntry(json, e);
     }
+    if (info == null) { // the JSON literal null
+      throw notAnEntry(json, null);
+    }
+    return info;
+  }
+
+  private static IllegalArgumentException notAnEntry(String json, Exception cause) {
+    String shown = json == null || json.length() <= 200 ? json
+        : json.substring(0, 200) + "... (" + json.length() + " chars)";
+    return new IllegalArgumentException("not an agent entry: " + shown, cause);
   }
 }

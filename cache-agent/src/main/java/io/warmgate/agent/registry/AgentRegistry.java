@@ -34,9 +34,14 @@ public final class AgentRegistry {
 
   /**
    * KEYS[1] = agents; ARGV = pod, entry, now, dead retention ms, key TTL ms. Entries that do not
-   * parse are left alone: they may come from a newer agent, and the key's expiry bounds them.
+   * parse are left alone: they may come from a newer agent, and the key's expiry bounds them. A
+   * key of another type holds no entry and would fail every heartbeat, so it is replaced.
    */
   private static final String HEARTBEAT = """
+      local t = redis.call('TYPE', KEYS[1]).ok
+      if t ~= 'hash' and t ~= 'none' then
+        redis.call('DEL', KEYS[1])
+      end
       redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
       redis.call('PEXPIRE', KEYS[1], ARGV[5])
       local cutoff = tonumber(ARGV[3]) - tonumber(ARGV[4])

@@ -13,6 +13,8 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Adds what a cache counted since the previous flush to its namespace's statistics in Valkey.
@@ -32,6 +34,8 @@ import java.util.concurrent.TimeoutException;
  */
 public final class StatsFlusher {
 
+  private static final Logger log = LoggerFactory.getLogger(StatsFlusher.class);
+
   /** How often {@link io.warmgate.agent.fleet.FleetServices} flushes. */
   public static final Duration FLUSH_INTERVAL = Duration.ofSeconds(5);
   /** Width of a stats bucket. */
@@ -44,14 +48,37 @@ public final class StatsFlusher {
   /**
    * KEYS = stats, bucket, keys; ARGV = stats TTL ms, bucket TTL ms, keys TTL ms, number of
    * (field, delta) pairs, the pairs, then ids for the HyperLogLog (PFADD in chunks, because Lua's
-   * unpack has a stack limit).
+   * unpack has a stack limit). Checks come before any write, because a script that fails halfway
+   * keeps its earlier writes and the retried deltas would count twice: a key of another type is
+   * deleted, a counter that is not an integer (or would overflow) restarts at its delta. Returns
+   * how many such repairs it made.
    */
   private static final String FLUSH = """
+      local repaired = 0
+      for k = 1, 2 do
+        local t = redis.call('TYPE', KEYS[k]).ok
+        if t ~= 'hash' and t ~= 'none' then
+          redis.call('DEL', KEYS[k])
+          repaired = repaired + 1
+        end
+      end
+      if redis.call('EXISTS', KEYS[3]) == 1 then
+        local count = redis.pcall('PFCOUNT', KEYS[3])
+        if type(count) == 'table' and count.err then
+          redis.call('DEL', KEYS[3])
+          repaired = repaired + 1
+        end
+      end
       local n = tonumber(ARGV[4])
       local i = 5
       for _ = 1, n do
-        redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
-        redis.call('HINCRBY', KEYS[2], ARGV[i], ARGV[i + 1])
+        for k = 1, 2 do
+          local r = redis.pcall('HINCRBY', KEYS[k], ARGV[i], ARGV[i + 1])
+          if type(r) == 'table' and r.err then
+            redis.call('HSET', KEYS[k], ARGV[i], ARGV[i + 1])
+            repaired = repaired + 1
+          end
+        end
         i = i + 2
       end
       redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -68,7 +95,7 @@ public final class StatsFlusher {
         redis.call('PFADD', KEYS[3], unpack(chunk))
       end
       redis.call('PEXPIRE', KEYS[3], ARGV[3])
-      return 1
+      return repaired
       """;
 
   private final StatefulRedisConnection<String, String> connection;
@@ -145,10 +172,12 @@ public final class StatsFlusher {
       args.set(3, "0");
       from = to;
     } while (from < ids.size());
+    long repaired = 0;
     try {
       long deadline = System.nanoTime() + timeout.toNanos();
       for (RedisFuture<Long> f : sentScripts) {
-        f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        Long n = f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        repaired += n == null ? 0 : n;
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -157,6 +186,10 @@ public final class StatsFlusher {
     } catch (ExecutionException | TimeoutException e) {
       written.restore(ids);
       throw new IllegalStateException("stats flush of " + keys + " failed: " + e, e);
+    }
+    if (repaired > 0) {
+      log.warn("cache '{}': replaced {} stats entries under {} that were of another type or not "
+          + "integers", keys.cacheName(), repaired, keys.statsKey());
     }
     for (int i = 0; i < now.length; i++) {
       sent[i] = Math.max(sent[i], now[i]);

@@ -62,6 +62,15 @@ class HotKeysTest {
   }
 
   @Test
+  void regressionIdsWithUnpairedSurrogatesAreNotRecordedAsQuestionMarks() {
+    HotKeys hot = hotKeys(1, 8);
+    hot.record("\uD800");
+    hot.record("a\uDC00");
+    hot.record("\uD83D\uDE80");
+    assertThat(hot.drain()).containsOnlyKeys("\uD83D\uDE80");
+  }
+
+  @Test
   void theUnsampledPathAllocatesNothing() {
     ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     long thread = Thread.currentThread().getId();

@@ -26,7 +26,8 @@ final class AgentRegistry {
    * @throws io.lettuce.core.RedisException if Valkey cannot be read
    */
   static List<Agent> live(RedisCommands<String, String> valkey, ControlKeys keys, Instant now) {
-    Map<String, String> entries = valkey.hgetall(keys.agents());
+    Map<String, String> entries =
+        WrongType.naming(keys.agents(), () -> valkey.hgetall(keys.agents()));
     List<Agent> live = new ArrayList<>();
     for (Map.Entry<String, String> entry : entries.entrySet()) {
       Agent agent = parse(entry.getKey(), entry.getValue());

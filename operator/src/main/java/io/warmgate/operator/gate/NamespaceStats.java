@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads what the agents report about one schema-hash namespace: coverage of the hot set, hit
@@ -21,6 +23,8 @@ import java.util.concurrent.TimeoutException;
  * Commands are pipelined on the shared connection, so one read costs about one round trip.
  */
 final class NamespaceStats {
+
+  private static final Logger log = LoggerFactory.getLogger(NamespaceStats.class);
 
   /** Width of a {@code T:stats:<hash>:<bucket>} bucket. */
   static final long BUCKET_SECONDS = 10;
@@ -44,7 +48,8 @@ final class NamespaceStats {
    * @throws RedisException if Valkey cannot be read in time
    */
   Coverage coverage(String schemaHash, int hotSetSize) {
-    return coverageOf(schemaHash, valkey.sync().zrevrange(keys.hot(), 0, hotSetSize - 1L));
+    return coverageOf(schemaHash, WrongType.naming(keys.hot(),
+        () -> valkey.sync().zrevrange(keys.hot(), 0, hotSetSize - 1L)));
   }
 
   /**
@@ -55,7 +60,8 @@ final class NamespaceStats {
    * @throws RedisException if Valkey cannot be read in time
    */
   Coverage jobCoverage(String schemaHash) {
-    return coverageOf(schemaHash, valkey.sync().lrange(keys.warmIds(schemaHash), 0, -1));
+    String ids = keys.warmIds(schemaHash);
+    return coverageOf(schemaHash, WrongType.naming(ids, () -> valkey.sync().lrange(ids, 0, -1)));
   }
 
   private Coverage coverageOf(String schemaHash, List<String> hot) {
@@ -87,20 +93,42 @@ final class NamespaceStats {
     for (long bucket = first; bucket <= last; bucket += BUCKET_SECONDS) {
       buckets.add(async.hgetall(keys.statsBucket(schemaHash, bucket)));
     }
-    long hits = 0;
-    long requests = 0;
-    for (RedisFuture<Map<String, String>> reply : buckets) {
-      Map<String, String> counters = await(reply);
-      long bucketHits = counter(counters, "l1Hits") + counter(counters, "l2Hits");
+    // Doubles: counters are whatever Valkey holds, and long sums of huge ones overflow.
+    double hits = 0;
+    double requests = 0;
+    for (int i = 0; i < buckets.size(); i++) {
+      Map<String, String> counters = orIfWrongType(buckets.get(i), Map.of(),
+          keys.statsBucket(schemaHash, first + i * BUCKET_SECONDS));
+      double bucketHits = (double) counter(counters, "l1Hits") + counter(counters, "l2Hits");
       hits += bucketHits;
       requests += bucketHits + counter(counters, "misses");
     }
-    return requests == 0 ? null : (double) hits / requests;
+    return requests == 0 ? null : hits / requests;
   }
 
-  /** Distinct ids written to namespace {@code schemaHash} ({@code PFCOUNT T:keys:<hash>}). */
+  /**
+   * Distinct ids written to namespace {@code schemaHash} ({@code PFCOUNT T:keys:<hash>}); 0 when
+   * that key is not a HyperLogLog.
+   */
   long keyCount(String schemaHash) {
-    return valkey.sync().pfcount(keys.keys(schemaHash));
+    String key = keys.keys(schemaHash);
+    return orIfWrongType(valkey.async().pfcount(key), 0L, key);
+  }
+
+  /**
+   * The reply, or {@code fallback} when the key holds another type (WRONGTYPE): such a key only
+   * feeds status and the hit ratio, where "nothing counted" is the safe reading.
+   */
+  private <T> T orIfWrongType(RedisFuture<T> reply, T fallback, String key) {
+    try {
+      return await(reply);
+    } catch (RedisException e) {
+      if (WrongType.isWrongType(e.getCause())) {
+        log.warn("Ignoring Valkey key {}: {}", key, e.getCause().getMessage());
+        return fallback;
+      }
+      throw e;
+    }
   }
 
   private <T> T await(RedisFuture<T> reply) {

@@ -51,7 +51,8 @@ final class WarmJobs {
    * @throws io.lettuce.core.RedisException if Valkey cannot be read
    */
   static WarmJob read(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash) {
-    Map<String, String> job = valkey.hgetall(keys.warmJob(schemaHash));
+    String key = keys.warmJob(schemaHash);
+    Map<String, String> job = WrongType.naming(key, () -> valkey.hgetall(key));
     if (job.isEmpty()) {
       return null;
     }
@@ -81,7 +82,7 @@ final class WarmJobs {
       return 0;
     }
     try {
-      return Long.parseLong(value);
+      return Math.max(0, Long.parseLong(value));
     } catch (NumberFormatException e) {
       return 0;
     }

@@ -120,6 +120,9 @@ public class CachePolicySpec {
   @Default("5m")
   @Size(max = Durations.MAX_LENGTH)
   @Pattern(Durations.PATTERN)
+  // duration() also refuses what overflows a Go duration (above 2562047h), like the other TTLs.
+  @ValidationRule(value = "duration(self) >= duration('0s')",
+      message = "staleIfError must be a duration of at most 2562047h, such as 5m or 0s")
   @JsonPropertyDescription("When the origin fails, a held value younger than this is served "
       + "instead of an error; 0s never serves stale values. Defaults to 5m. Injected as "
       + "WARMGATE_STALE_IF_ERROR.")

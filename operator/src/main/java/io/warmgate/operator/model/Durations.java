@@ -19,6 +19,9 @@ public final class Durations {
   /** The longest duration string the CRD admits; keeps the CEL cost estimate small. */
   public static final int MAX_LENGTH = 32;
 
+  /** Go's and CEL's longest duration (2562047h47m16.854775807s); the API server refuses longer. */
+  public static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
+
   private static final Pattern WHOLE = Pattern.compile(PATTERN);
   private static final Pattern PART = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
 
@@ -28,6 +31,7 @@ public final class Durations {
    * Parses a duration such as {@code 1h30m}.
    *
    * @throws IllegalArgumentException naming the value and the accepted form when it does not parse
+   *     or is longer than {@link #LONGEST}
    */
   public static Duration parse(String value) {
     if (value == null || value.length() > MAX_LENGTH || !WHOLE.matcher(value).matches()) {
@@ -44,6 +48,10 @@ public final class Durations {
         case "m" -> Duration.ofMinutes(amount);
         default -> Duration.ofHours(amount);
       });
+    }
+    if (total.compareTo(LONGEST) > 0) {
+      throw new IllegalArgumentException("'" + value + "' is longer than 2562047h, the longest"
+          + " duration Kubernetes accepts");
     }
     return total;
   }

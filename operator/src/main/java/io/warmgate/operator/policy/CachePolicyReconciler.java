@@ -25,6 +25,7 @@ import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.SecretKeyRef;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
@@ -190,9 +191,19 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
         || !SpecChecks.problems(spec).isEmpty()) {
       return false;
     }
-    Optional<HasMetadata> target =
-        targets.find(policy.getMetadata().getNamespace(), spec.getTargetRef()).target();
+    TargetLookup.Result found = targets.find(policy.getMetadata().getNamespace(),
+        spec.getTargetRef());
+    Optional<HasMetadata> target = found.target();
     if (target.isEmpty() || !(target.get() instanceof GenericKubernetesResource rollout)) {
+      if (target.isEmpty() && Conditions.isTrue(status, Conditions.ROLLOUT_HELD)) {
+        // Deleted while held: nothing is held any more, whatever the last pass recorded.
+        conditions.set(status, generation, Conditions.ROLLOUT_HELD, Condition.FALSE,
+            Reasons.TARGET_NOT_FOUND, found.problem());
+        if (status.getGate() != null) {
+          status.getGate().setPhase(GatePhase.Idle);
+          status.getGate().setMessage(found.problem());
+        }
+      }
       return false;
     }
     StatefulRedisConnection<String, String> connection = null;

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -98,6 +99,19 @@ public final class FakeAgents {
 
   public String cache() {
     return cache;
+  }
+
+  /** The control key {@code {wg:<cache>}:<name>}, such as {@code agents} or {@code keys:<hash>}. */
+  public String controlKey(String name) {
+    return keys.agents().replace(":agents", ":" + name);
+  }
+
+  /** Runs {@code work} on a plain connection, to plant what no agent would write. */
+  public void raw(Consumer<RedisCommands<String, String>> work) {
+    run(r -> {
+      work.accept(r);
+      return null;
+    });
   }
 
   private <T> T run(Function<RedisCommands<String, String>, T> work) {

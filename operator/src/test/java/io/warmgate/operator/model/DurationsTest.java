@@ -34,6 +34,17 @@ class DurationsTest {
   }
 
   @ParameterizedTest
+  @ValueSource(strings = {"999999999h", "2562048h", "2562047h48m"})
+  void regressionDurationsBeyondWhatKubernetesAcceptsAreRefused(String text) {
+    // The pattern admits 9 digits of hours; CEL's duration() and Go stop at 2562047h47m16.85s.
+    assertThatThrownBy(() -> Durations.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("'" + text + "' is longer than 2562047h, the longest duration Kubernetes "
+            + "accepts");
+    assertThat(Durations.parse("2562047h")).isEqualTo(Duration.ofHours(2562047));
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"20ms", "45s", "4m", "1h30m", "2h", "1m1s1ms"})
   void formatIsTheInverseOfParse(String text) {
     assertThat(Durations.format(Durations.parse(text))).isEqualTo(text);
