@@ -23,6 +23,8 @@ import java.util.stream.Collectors;
  * @param leaseNamespace the Lease's namespace ({@code WARMGATE_LEASE_NAMESPACE}, default the
  *     pod's namespace from {@code POD_NAMESPACE} or the service account mount)
  * @param identity this replica's identity in the Lease ({@code POD_NAME}, default the host name)
+ * @param lease how long a Lease is valid, renewed and retried ({@code WARMGATE_LEASE_*}, see
+ *     {@link LeaseTimings})
  * @param httpPort port of /healthz, /readyz and /metrics ({@code WARMGATE_HTTP_PORT}, default
  *     8080; 0 picks a free port)
  * @param valkeyRecheck how often each policy's Valkey is probed again ({@code
@@ -35,8 +37,9 @@ import java.util.stream.Collectors;
  *     WebhookSettings})
  */
 public record OperatorSettings(Set<String> namespaces, boolean leaderElection, String leaseName,
-    String leaseNamespace, String identity, int httpPort, Duration valkeyRecheck,
-    Duration valkeyTimeout, Duration shutdownTimeout, WebhookSettings webhook) {
+    String leaseNamespace, String identity, LeaseTimings lease, int httpPort,
+    Duration valkeyRecheck, Duration valkeyTimeout, Duration shutdownTimeout,
+    WebhookSettings webhook) {
 
   static final Path SERVICE_ACCOUNT_NAMESPACE =
       Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
@@ -74,10 +77,41 @@ public record OperatorSettings(Set<String> namespaces, boolean leaderElection, S
     }
     return new OperatorSettings(namespaces, leaderElection,
         env.getOrDefault("WARMGATE_LEASE_NAME", "warmgate-operator"), leaseNamespace, identity,
+        LeaseTimings.of(duration(env, "WARMGATE_LEASE_DURATION", "15s"),
+            duration(env, "WARMGATE_LEASE_RENEW_DEADLINE", "10s"),
+            duration(env, "WARMGATE_LEASE_RETRY_PERIOD", "2s")),
         port, duration(env, "WARMGATE_VALKEY_RECHECK_INTERVAL", "30s"),
         duration(env, "WARMGATE_VALKEY_TIMEOUT", "2s"),
         duration(env, "WARMGATE_SHUTDOWN_TIMEOUT", "20s"),
         WebhookSettings.fromEnvironment(env, podNamespace));
+  }
+
+  /**
+   * The leader-election timings (JOSDK's defaults): a follower takes over at most {@code duration}
+   * after the leader's last renewal; the leader gives up (and exits) when it could not renew for
+   * {@code renewDeadline}; every replica tries again each {@code retryPeriod}.
+   *
+   * @param duration {@code WARMGATE_LEASE_DURATION}, default 15s
+   * @param renewDeadline {@code WARMGATE_LEASE_RENEW_DEADLINE}, default 10s
+   * @param retryPeriod {@code WARMGATE_LEASE_RETRY_PERIOD}, default 2s
+   */
+  public record LeaseTimings(Duration duration, Duration renewDeadline, Duration retryPeriod) {
+
+    /**
+     * Checks duration &gt; renewDeadline &gt; 1.2 × retryPeriod, the order the Lease client needs.
+     *
+     * @throws IllegalArgumentException naming the variables otherwise
+     */
+    static LeaseTimings of(Duration duration, Duration renewDeadline, Duration retryPeriod) {
+      // The Lease client jitters the retry period by up to 20 %.
+      if (duration.compareTo(renewDeadline) <= 0
+          || renewDeadline.toMillis() * 10 <= retryPeriod.toMillis() * 12) {
+        throw new IllegalArgumentException("Lease timings must satisfy WARMGATE_LEASE_DURATION ("
+            + duration + ") > WARMGATE_LEASE_RENEW_DEADLINE (" + renewDeadline + ") > 1.2 x "
+            + "WARMGATE_LEASE_RETRY_PERIOD (" + retryPeriod + "); e.g. 15s, 10s, 2s");
+      }
+      return new LeaseTimings(duration, renewDeadline, retryPeriod);
+    }
   }
 
   private static boolean bool(Map<String, String> env, String name, boolean fallback) {

@@ -74,6 +74,9 @@ public final class WarmgateOperator implements AutoCloseable {
             .aLeaderElectionConfiguration(settings.leaseName())
             .withLeaseNamespace(settings.leaseNamespace())
             .withIdentity(settings.identity())
+            .withLeaseDuration(settings.lease().duration())
+            .withRenewDeadline(settings.lease().renewDeadline())
+            .withRetryPeriod(settings.lease().retryPeriod())
             .withExitOnStopLeading(false)
             .withLeaderCallbacks(new LeaderCallbacks(
                 () -> {

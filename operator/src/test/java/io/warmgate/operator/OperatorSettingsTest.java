@@ -22,6 +22,24 @@ class OperatorSettingsTest {
     assertThat(settings.httpPort()).isEqualTo(8080);
     assertThat(settings.valkeyRecheck()).isEqualTo(Duration.ofSeconds(30));
     assertThat(settings.valkeyTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(settings.lease()).isEqualTo(new OperatorSettings.LeaseTimings(
+        Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2)));
+  }
+
+  @Test
+  void leaseTimingsAreReadAndMustBeOrdered() {
+    OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of("POD_NAMESPACE", "ns",
+        "WARMGATE_LEASE_DURATION", "6s", "WARMGATE_LEASE_RENEW_DEADLINE", "4s",
+        "WARMGATE_LEASE_RETRY_PERIOD", "500ms"));
+
+    assertThat(settings.lease()).isEqualTo(new OperatorSettings.LeaseTimings(
+        Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofMillis(500)));
+    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("POD_NAMESPACE", "ns",
+        "WARMGATE_LEASE_DURATION", "4s", "WARMGATE_LEASE_RENEW_DEADLINE", "4s")))
+        .hasMessageContaining("WARMGATE_LEASE_DURATION (PT4S) > WARMGATE_LEASE_RENEW_DEADLINE");
+    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("POD_NAMESPACE", "ns",
+        "WARMGATE_LEASE_RENEW_DEADLINE", "2s")))
+        .hasMessageContaining("1.2 x WARMGATE_LEASE_RETRY_PERIOD (PT2S)");
   }
 
   @Test

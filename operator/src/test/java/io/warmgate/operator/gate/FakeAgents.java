@@ -92,6 +92,22 @@ public final class FakeAgents {
     return run(r -> r.lrange(keys.warmIds(schemaHash), 0, -1));
   }
 
+  /**
+   * The coverage the gate measures in Preload mode: percent of the warm job's ids of
+   * {@code schemaHash} whose value key exists; 0 without a job.
+   */
+  public double coverage(String schemaHash) {
+    return run(r -> {
+      List<String> ids = r.lrange(keys.warmIds(schemaHash), 0, -1);
+      if (ids.isEmpty()) {
+        return 0.0;
+      }
+      long present = r.exists(ids.stream().map(id -> keys.value(schemaHash, id))
+          .toArray(String[]::new));
+      return 100.0 * present / ids.size();
+    });
+  }
+
   /** Updates fields of the warm job, as the preloading agent does. */
   public void updateWarmJob(String schemaHash, Map<String, String> fields) {
     run(r -> r.hset(keys.warmJob(schemaHash), fields));

@@ -5,35 +5,22 @@ import static org.assertj.core.groups.Tuple.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.warmgate.operator.WarmgateOperator;
-import io.warmgate.operator.model.CachePolicy;
-import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.NamespaceRole;
 import io.warmgate.operator.model.SchemaNamespaceStatus;
-import io.warmgate.operator.model.TargetKind;
-import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.TimeoutAction;
-import io.warmgate.operator.model.ValkeySpec;
 import io.warmgate.operator.model.WarmupMode;
-import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,8 +38,8 @@ import org.slf4j.LoggerFactory;
 class RolloutGateIT {
 
   static final Logger log = LoggerFactory.getLogger(RolloutGateIT.class);
-  static final String STABLE = "5c6d7e8f9";
-  static final String CANARY = "7d9f8b6c5";
+  static final String STABLE = FakeArgo.STABLE;
+  static final String CANARY = FakeArgo.CANARY;
   /** The gate reacts within one gate interval (1 s) plus a reconciliation. */
   static final Duration REACTION = Duration.ofSeconds(2);
 
@@ -68,6 +55,8 @@ class RolloutGateIT {
 
   String ns;
   FakeAgents agents;
+  FakeArgo argo;
+  GatePolicy policy;
 
   @BeforeAll
   static void startOperator() {
@@ -89,19 +78,21 @@ class RolloutGateIT {
   void namespace() {
     ns = api.newNamespace("gate");
     agents = new FakeAgents(redis.uri(), ns);
+    argo = new FakeArgo(client, ns, "app");
+    policy = new GatePolicy(client, ns, redis.host() + ":" + redis.port());
   }
 
   @Test
   void sameSchemaIsReleasedAtOnceAsSkipped() {
     policies.rollout(ns, "app");
-    holdAtGate(Instant.now());
+    argo.holdAtGate(Instant.now());
     agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "aaa111");
 
-    policy(w -> { });
+    policy.create(w -> { });
 
     awaitReleased();
-    GateStatus gate = awaitPhase(GatePhase.Skipped);
+    GateStatus gate = policy.awaitPhase(GatePhase.Skipped);
     assertThat(gate.getCanaryPodHash()).isEqualTo(CANARY);
     assertThat(gate.getStableSchemaHash()).isEqualTo("aaa111");
     assertThat(gate.getCanarySchemaHash()).isEqualTo("aaa111");
@@ -115,17 +106,17 @@ class RolloutGateIT {
   @Test
   void newSchemaIsHeldUntilCoveredThenPromoted() {
     policies.rollout(ns, "app");
-    holdAtGate(Instant.now());
+    argo.holdAtGate(Instant.now());
     agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "bbb222");
     List<String> hot = agents.hotSet(100);
     agents.writeValues("bbb222", hot.subList(0, 50));
 
-    policy(w -> { });
+    policy.create(w -> { });
 
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
     policies.awaitCondition(ns, "deals", Conditions.WARMED, "False", "Warming");
-    GateStatus held = awaitPhase(GatePhase.Warming);
+    GateStatus held = policy.awaitPhase(GatePhase.Warming);
     assertThat(held.getCoverage()).isEqualTo(50.0);
     assertThat(held.getTarget()).isEqualTo(80);
     assertThat(held.getStableSchemaHash()).isEqualTo("aaa111");
@@ -133,7 +124,7 @@ class RolloutGateIT {
     assertThat(held.getStartedAt()).isNotNull();
     assertThat(held.getMessage()).startsWith("held: warming 50/100 keys");
     awaitEventOnBoth("Warming", "held: warming 50/100 keys");
-    assertThat(namespaces()).extracting(SchemaNamespaceStatus::getSchemaHash,
+    assertThat(policy.namespaces()).extracting(SchemaNamespaceStatus::getSchemaHash,
             SchemaNamespaceStatus::getRole, SchemaNamespaceStatus::getAgents)
         .containsExactly(tuple("aaa111", NamespaceRole.Stable, 1),
             tuple("bbb222", NamespaceRole.Canary, 1));
@@ -147,7 +138,7 @@ class RolloutGateIT {
         reaction.toMillis());
     assertThat(reaction).isLessThanOrEqualTo(REACTION);
 
-    GateStatus released = awaitPhase(GatePhase.Promoted);
+    GateStatus released = policy.awaitPhase(GatePhase.Promoted);
     assertThat(released.getCoverage()).isEqualTo(80.0);
     assertThat(released.getReleasedAt()).isNotNull();
     policies.awaitCondition(ns, "deals", Conditions.WARMED, "True", "CoverageReached");
@@ -158,24 +149,24 @@ class RolloutGateIT {
   @Test
   void canaryWithoutAgentsIsHeldAsAgentNotInjected() {
     policies.rollout(ns, "app");
-    holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
+    argo.holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
     agents.register("app-stable-1", STABLE, "aaa111");
 
-    policy(w -> w.setOnTimeout(TimeoutAction.Promote));
+    policy.create(w -> w.setOnTimeout(TimeoutAction.Promote));
 
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "AgentNotInjected");
     awaitEventOnBoth("AgentNotInjected", "no agent registered for canary pods " + CANARY);
-    assertThat(gate().getPhase()).isEqualTo(GatePhase.Waiting);
+    assertThat(policy.gate().getPhase()).isEqualTo(GatePhase.Waiting);
     assertStillHeldFor(Duration.ofSeconds(3));
   }
 
   @Test
   void unreachableValkeyHoldsUntilItIsBack() {
     policies.rollout(ns, "app");
-    holdAtGate(Instant.now());
+    argo.holdAtGate(Instant.now());
     redis.stop();
 
-    policy(w -> { });
+    policy.create(w -> { });
 
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "L2Unreachable");
     awaitEventOnBoth("L2Unreachable", "Valkey cannot be read");
@@ -186,25 +177,25 @@ class RolloutGateIT {
     agents.register("app-canary-1", CANARY, "aaa111");
 
     awaitReleased();
-    awaitPhase(GatePhase.Skipped);
+    policy.awaitPhase(GatePhase.Skipped);
   }
 
   @Test
   void maxWaitWithOnTimeoutAbortAbortsAsTimedOut() {
     policies.rollout(ns, "app");
-    holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
+    argo.holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
     agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "bbb222");
     agents.hotSet(10);
 
-    policy(w -> {
+    policy.create(w -> {
       w.setMaxWait("1m");
       w.setOnTimeout(TimeoutAction.Abort);
     });
 
-    await().atMost(Policies.WITHIN).until(() -> Boolean.TRUE.equals(status().get("abort")));
-    assertThat(status().get("pauseConditions")).isNotNull();
-    GateStatus gate = awaitPhase(GatePhase.TimedOut);
+    await().atMost(Policies.WITHIN).until(() -> Boolean.TRUE.equals(argo.status().get("abort")));
+    assertThat(argo.status().get("pauseConditions")).isNotNull();
+    GateStatus gate = policy.awaitPhase(GatePhase.TimedOut);
     assertThat(gate.getMessage()).contains("aborted by onTimeout Abort").contains("not warm");
     policies.awaitCondition(ns, "deals", Conditions.WARMED, "False", "TimedOut");
     awaitEventOnBoth("TimedOut", "aborted by onTimeout Abort");
@@ -215,29 +206,29 @@ class RolloutGateIT {
   @Test
   void rolloutNotAtTheGateStepIsUntouched() {
     policies.rollout(ns, "app");
-    setStatus(Map.of("currentPodHash", CANARY, "stableRS", STABLE, "currentStepIndex", 0));
+    argo.setStatus(Map.of("currentPodHash", CANARY, "stableRS", STABLE, "currentStepIndex", 0));
     agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "aaa111");
 
-    policy(w -> { });
+    policy.create(w -> { });
 
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "False", "BeforeGateStep");
-    assertThat(gate().getPhase()).isEqualTo(GatePhase.Waiting);
-    String version = rollout().getMetadata().getResourceVersion();
+    assertThat(policy.gate().getPhase()).isEqualTo(GatePhase.Waiting);
+    String version = argo.rollout().getMetadata().getResourceVersion();
     await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-        assertThat(rollout().getMetadata().getResourceVersion()).isEqualTo(version));
+        assertThat(argo.rollout().getMetadata().getResourceVersion()).isEqualTo(version));
     assertThat(eventsOn("Rollout", "app")).isEmpty();
   }
 
   @Test
   void operatorRestartMidWarmDoesNotReleaseEarly() {
     policies.rollout(ns, "app");
-    holdAtGate(Instant.now());
+    argo.holdAtGate(Instant.now());
     agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "bbb222");
     List<String> hot = agents.hotSet(100);
     agents.writeValues("bbb222", hot.subList(0, 40));
-    policy(w -> { });
+    policy.create(w -> { });
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
     int heldEvents = eventsOn("Rollout", "app").size();
 
@@ -245,23 +236,23 @@ class RolloutGateIT {
     operator = Policies.startOperator(client);
 
     assertStillHeldFor(Duration.ofSeconds(4));
-    assertThat(gate().getPhase()).isEqualTo(GatePhase.Warming);
+    assertThat(policy.gate().getPhase()).isEqualTo(GatePhase.Warming);
     assertThat(eventsOn("Rollout", "app")).hasSize(heldEvents);
 
     agents.writeValues("bbb222", hot.subList(40, 100));
     awaitReleased();
-    awaitPhase(GatePhase.Promoted);
+    policy.awaitPhase(GatePhase.Promoted);
   }
 
   @Test
   void preloadOpensOneWarmJobAndNeverResetsIt() {
     policies.rollout(ns, "app");
-    holdAtGate(Instant.now());
+    argo.holdAtGate(Instant.now());
     agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "bbb222");
     List<String> hot = agents.hotSet(30);
 
-    policy(w -> {
+    policy.create(w -> {
       w.setMode(WarmupMode.Preload);
       w.setHotSetSize(20);
       w.setPreloadRate(50);
@@ -277,14 +268,14 @@ class RolloutGateIT {
     agents.updateWarmJob("bbb222", Map.of("state", "Running", "filled", "10", "cursor", "10"));
     agents.writeValues("bbb222", hot.subList(0, 10));
     await().atMost(Policies.WITHIN).untilAsserted(() ->
-        assertThat(gate().getMessage()).contains("warm job Running 10/20 loaded"));
+        assertThat(policy.gate().getMessage()).contains("warm job Running 10/20 loaded"));
     assertThat(agents.warmJob("bbb222")).containsEntry("filled", "10");
     assertStillHeldFor(Duration.ofSeconds(2));
 
     agents.updateWarmJob("bbb222", Map.of("state", "Done", "filled", "20", "cursor", "20"));
     agents.writeValues("bbb222", hot.subList(10, 20));
     awaitReleased();
-    awaitPhase(GatePhase.Promoted);
+    policy.awaitPhase(GatePhase.Promoted);
     assertThat(agents.warmJob("bbb222")).containsEntry("state", "Done")
         .containsEntry("filled", "20");
   }
@@ -292,103 +283,35 @@ class RolloutGateIT {
   @Test
   void hitRatioCriterionHoldsUntilReached() {
     policies.rollout(ns, "app");
-    holdAtGate(Instant.now());
+    argo.holdAtGate(Instant.now());
     agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "bbb222");
     agents.writeValues("bbb222", agents.hotSet(10));
     agents.stats("bbb222", 10, 10, 80);
 
-    policy(w -> {
+    policy.create(w -> {
       w.setMinHitRatio(0.5);
       w.setHitRatioWindow("30s");
     });
 
     await().atMost(Policies.WITHIN).untilAsserted(() ->
-        assertThat(gate().getMessage()).contains("hit ratio 0.20 of 0.50 needed"));
+        assertThat(policy.gate().getMessage()).contains("hit ratio 0.20 of 0.50 needed"));
     assertStillHeldFor(Duration.ofSeconds(2));
 
     agents.stats("bbb222", 200, 100, 0);
     awaitReleased();
-    awaitPhase(GatePhase.Promoted);
-  }
-
-  // --- the Argo controller's part: the Rollout's status ---
-
-  /** Puts the Rollout where the Argo controller holds a canary at the pause step (index 1). */
-  void holdAtGate(Instant pausedAt) {
-    Map<String, Object> status = new LinkedHashMap<>();
-    status.put("currentPodHash", CANARY);
-    status.put("stableRS", STABLE);
-    status.put("currentStepIndex", 1);
-    status.put("controllerPause", true);
-    status.put("pauseConditions", List.of(Map.of("reason", "CanaryPauseStep",
-        "startTime", pausedAt.truncatedTo(ChronoUnit.SECONDS).toString())));
-    setStatus(status);
-  }
-
-  void setStatus(Map<String, Object> status) {
-    client.genericKubernetesResources("argoproj.io/v1alpha1", "Rollout").inNamespace(ns)
-        .withName("app").subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(Map.of("status", status)));
-  }
-
-  GenericKubernetesResource rollout() {
-    return client.genericKubernetesResources("argoproj.io/v1alpha1", "Rollout").inNamespace(ns)
-        .withName("app").get();
-  }
-
-  @SuppressWarnings("unchecked")
-  Map<String, Object> status() {
-    Object status = rollout().getAdditionalProperties().get("status");
-    return status == null ? Map.of() : (Map<String, Object>) status;
+    policy.awaitPhase(GatePhase.Promoted);
   }
 
   void awaitReleased() {
     await().atMost(Policies.WITHIN).pollInterval(Duration.ofMillis(50))
-        .until(() -> status().get("pauseConditions") == null);
-    assertThat(status().get("abort")).isNull();
+        .until(() -> argo.status().get("pauseConditions") == null);
+    assertThat(argo.status().get("abort")).isNull();
   }
 
   void assertStillHeldFor(Duration duration) {
     await().during(duration).atMost(duration.plusSeconds(2)).untilAsserted(() ->
-        assertThat(status().get("pauseConditions")).as("pauseConditions").isNotNull());
-  }
-
-  // --- the policy ---
-
-  void policy(Consumer<WarmupSpec> warmup) {
-    CachePolicy policy = new CachePolicy();
-    policy.getMetadata().setName("deals");
-    policy.getMetadata().setNamespace(ns);
-    CachePolicySpec spec = new CachePolicySpec();
-    spec.setTargetRef(new TargetRef(TargetKind.Rollout, "app"));
-    spec.setCacheName(ns);
-    ValkeySpec valkey = new ValkeySpec();
-    valkey.setAddresses(List.of(redis.host() + ":" + redis.port()));
-    spec.setValkey(valkey);
-    WarmupSpec w = new WarmupSpec();
-    warmup.accept(w);
-    spec.setWarmup(w);
-    policy.setSpec(spec);
-    client.resource(policy).create();
-  }
-
-  GateStatus gate() {
-    CachePolicy policy = policies.get(ns, "deals");
-    return policy.getStatus() == null || policy.getStatus().getGate() == null ? new GateStatus()
-        : policy.getStatus().getGate();
-  }
-
-  List<SchemaNamespaceStatus> namespaces() {
-    return policies.get(ns, "deals").getStatus().getNamespaces();
-  }
-
-  GateStatus awaitPhase(GatePhase phase) {
-    await().atMost(Policies.WITHIN).untilAsserted(() ->
-        assertThat(gate().getPhase()).as("gate phase (%s)", gate().getMessage())
-            .isEqualTo(phase));
-    return gate();
+        assertThat(argo.status().get("pauseConditions")).as("pauseConditions").isNotNull());
   }
 
   List<Event> eventsOn(String kind, String name) {
