@@ -1,0 +1,109 @@
+package io.warmgate.bench.fleet;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.hot.HotKeys;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.preload.PreloadWorker;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The warm-up half of a gated rollout, with the agent's own classes: the stable fleet's traffic
+ * feeds the sampled hot set ({@link HotKeys}), a warm job is opened on it, and the canary's
+ * {@link PreloadWorker} fills the new namespace at the job's rate.
+ */
+final class Preloader implements AutoCloseable {
+
+  /** The operator's defaults (CachePolicy {@code spec.warmup}): hot-set size and ids/s. */
+  static final int HOT_SET_SIZE = 10_000;
+  static final int RATE = 500;
+  /** The operator asks for batches of min(200, rate) ids. */
+  static final int BATCH_SIZE = 200;
+
+  /** What a warm job did: ids in the job, loaded, failed, and the wall time from start to Done. */
+  record Outcome(long target, long filled, long errors, double seconds) {
+    double idsPerSecond() {
+      return filled / seconds;
+    }
+  }
+
+  private final RedisClient client;
+  private final StatefulRedisConnection<String, String> connection;
+  private final InstantSource clock;
+
+  Preloader(String redisUri, InstantSource clock) {
+    this.client = RedisClient.create(redisUri);
+    this.connection = client.connect();
+    this.clock = clock;
+  }
+
+  /** Samples {@code traffic} into the hot set of {@code cache}'s name, as serving pods do. */
+  void recordHotSet(TieredCache<?> cache, List<List<String>> traffic) {
+    HotKeys hot = new HotKeys();
+    KeySpace keys = new KeySpace(cache.name(), cache.schemaHash());
+    int sinceFlush = 0;
+    for (List<String> request : traffic) {
+      hot.recordAll(request);
+      sinceFlush += request.size();
+      // Flush before the sample ring (4,096 slots at 1 in 16) can wrap, as the agent's timer does.
+      if (sinceFlush >= 16_000) {
+        hot.flush(connection, keys, clock);
+        sinceFlush = 0;
+      }
+    }
+    hot.flush(connection, keys, clock);
+  }
+
+  /** Makes {@code ids} the hot set of {@code cache}'s name, hottest first. */
+  void seedHotSet(TieredCache<?> cache, List<String> ids) {
+    KeySpace keys = new KeySpace(cache.name(), cache.schemaHash());
+    RedisCommands<String, String> redis = connection.sync();
+    for (int i = 0; i < ids.size(); i++) {
+      redis.zadd(keys.hotKey(), ids.size() - i, ids.get(i));
+    }
+  }
+
+  /** Opens a warm job for {@code cache}'s namespace and lets it preload; returns when it ends. */
+  Outcome preload(TieredCache<?> cache, int hotSetSize, int rate, Duration timeout)
+      throws InterruptedException {
+    RedisCommands<String, String> redis = connection.sync();
+    KeySpace keys = new KeySpace(cache.name(), cache.schemaHash());
+    WarmJobOpener.open(redis, keys, hotSetSize, rate, Math.min(BATCH_SIZE, rate), clock.millis());
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    long start = System.nanoTime();
+    try (PreloadWorker worker = new PreloadWorker(connection, cache, "canary", clock, scheduler,
+        Duration.ofMillis(50))) {
+      worker.start();
+      long deadline = start + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        Map<String, String> job = redis.hgetall(keys.warmJobKey());
+        String state = job.get("state");
+        if ("Done".equals(state) || "Failed".equals(state)) {
+          if ("Failed".equals(state)) {
+            throw new IllegalStateException("the warm job failed: " + job.get("message"));
+          }
+          return new Outcome(Long.parseLong(job.get("target")), Long.parseLong(job.get("filled")),
+              Long.parseLong(job.get("errors")), (System.nanoTime() - start) / 1e9);
+        }
+        Thread.sleep(20);
+      }
+      throw new IllegalStateException("the warm job did not finish within " + timeout + ": "
+          + redis.hgetall(keys.warmJobKey()));
+    } finally {
+      scheduler.shutdownNow();
+    }
+  }
+
+  @Override
+  public void close() {
+    connection.close();
+    client.shutdown();
+  }
+}

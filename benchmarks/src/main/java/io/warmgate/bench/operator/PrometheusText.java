@@ -1,0 +1,28 @@
+package io.warmgate.bench.operator;
+
+/** Reads values out of the Prometheus text exposition format. */
+final class PrometheusText {
+
+  private PrometheusText() {}
+
+  /**
+   * Sums the samples of metric {@code name} whose label set contains {@code label}.
+   *
+   * @throws IllegalStateException if there is no such sample
+   */
+  static double sum(String text, String name, String label) {
+    double total = 0;
+    boolean found = false;
+    for (String line : text.split("\n")) {
+      if (line.startsWith(name + "{") && line.contains(label)) {
+        String value = line.substring(line.lastIndexOf('}') + 1).trim().split("\\s+")[0];
+        total += Double.parseDouble(value);
+        found = true;
+      }
+    }
+    if (!found) {
+      throw new IllegalStateException("no sample of " + name + "{" + label + "} in /metrics");
+    }
+    return total;
+  }
+}

@@ -1,0 +1,96 @@
+package io.warmgate.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The smoke run of every benchmark ({@code hack/bench.sh} with {@code BENCH_QUICK=1}), as CI runs
+ * it: the benchmarks start their real components, finish, and write a report whose counts hold
+ * what the architecture guarantees whatever the machine's speed. Timings are not checked here;
+ * they are the report's business.
+ */
+class BenchSmokeIT {
+
+  private static final Path OUT = Path.of("target", "bench-smoke");
+  private static String report;
+
+  @BeforeAll
+  static void runQuickBenchmarks() throws Exception {
+    String classpath = "target/classes" + File.pathSeparator
+        + Files.readString(Path.of("target", "classpath.txt")).trim();
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Dwarmgate.repo.dir=" + Path.of("..").toAbsolutePath().normalize(),
+        "-cp", classpath, BenchMain.class.getName(), "--quick", "--out", OUT.toString()));
+    Files.createDirectories(OUT);
+    Process process = new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(OUT.resolve("run.log").toFile())
+        .start();
+    assertThat(process.waitFor(15, TimeUnit.MINUTES)).as("quick benchmarks finish in 15 min").isTrue();
+    assertThat(process.exitValue()).as("exit status; see " + OUT.resolve("run.log")).isZero();
+    report = Files.readString(OUT.resolve("report.md"));
+  }
+
+  @Test
+  void everyPartReports() {
+    assertThat(report).contains("## Data path (JMH)", "## Fleet cold start", "## Expiry stampede",
+        "## Preload", "## Operator", "warm criterion met → pause released");
+    assertThat(OUT.resolve("fleet.json")).exists();
+    assertThat(OUT.resolve("jmh-threads-1.json")).exists();
+    assertThat(OUT.resolve("operator.json")).exists();
+  }
+
+  @Test
+  void eachPodAloneReadsEveryKeyOncePerPod() {
+    // K=3 in the quick run: with L1 only and a clock that stands still, every pod reads every
+    // distinct key of the trace exactly once.
+    assertThat(readsPerDistinctKey("L1 only")).isEqualTo(3.00);
+    assertThat(readsPerDistinctKey("L1 + shared L2")).isLessThan(3.00);
+  }
+
+  @Test
+  void loaderAndWireCountsAgree() {
+    assertThat(report).contains("Loader and wire counts agree.").doesNotContain("⚠");
+  }
+
+  @Test
+  void refreshLockReloadsLessThanExpiry() {
+    assertThat(cell("refresh-ahead under the Valkey lock", 4))
+        .isLessThan(cell("refresh-ahead off", 4));
+  }
+
+  @Test
+  void noLookupFailed() {
+    for (String fleet : new String[] {"L1 only", "L1 + shared L2", "warmgate (gate preload"}) {
+      assertThat(cell(fleet, 10)).as("failed lookups, %s", fleet).isZero();
+    }
+    assertThat(cell("refresh-ahead off", 6)).as("failed lookups, no lock").isZero();
+    assertThat(cell("refresh-ahead under the Valkey lock", 6)).as("failed lookups, lock").isZero();
+  }
+
+  private static double readsPerDistinctKey(String fleet) {
+    return cell(fleet, 7);
+  }
+
+  /** The figure in column {@code column} (the label is column 0) of the first row naming {@code label}. */
+  private static double cell(String label, int column) {
+    for (String line : report.split("\n")) {
+      if (line.startsWith("| ") && line.contains(label)) {
+        String[] cells = line.split("\\|");
+        if (cells.length > column + 1) {
+          return Double.parseDouble(cells[column + 1].replace("*", "").replace(",", "").trim());
+        }
+      }
+    }
+    throw new AssertionError("no row '" + label + "' in the report:\n" + report);
+  }
+}
