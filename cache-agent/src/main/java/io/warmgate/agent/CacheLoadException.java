@@ -1,8 +1,9 @@
 package io.warmgate.agent;
 
 /**
- * Thrown (or completes a future exceptionally) when an id could not be loaded: its origin failed
- * and no stale value young enough to serve instead was held. The cause is the origin's exception.
+ * Thrown (or completes a future exceptionally) when an id could not be loaded: its origin failed,
+ * or was not called because its circuit breaker is open, and no stale value young enough to serve
+ * instead was held. The cause is the origin's exception (with an open breaker: its latest one).
  * Failures of the L2 tier never surface as this exception; they only make the cache fall back to
  * the origin.
  */

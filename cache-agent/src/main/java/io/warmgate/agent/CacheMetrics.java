@@ -29,6 +29,7 @@ final class CacheMetrics {
   final Counter originKeys;
   final Counter originErrors;
   final Counter originNotFound;
+  final Counter originSkipped;
   final Counter staleServed;
   final Counter refreshWon;
   final Counter refreshLost;
@@ -56,6 +57,7 @@ final class CacheMetrics {
     originKeys = counter("warmgate.origin.keys");
     originErrors = counter("warmgate.origin.errors");
     originNotFound = counter("warmgate.origin.notfound");
+    originSkipped = counter("warmgate.origin.skipped");
     staleServed = counter("warmgate.stale.served");
     refreshWon = counter("warmgate.refresh", "result", "won");
     refreshLost = counter("warmgate.refresh", "result", "lost");
@@ -74,7 +76,16 @@ final class CacheMetrics {
 
   /** Registers {@code warmgate.l2.breaker.state}: 0 closed, 1 open, 2 half-open, 3 other. */
   void breakerState(Supplier<CircuitBreaker.State> state) {
-    Gauge.builder("warmgate.l2.breaker.state", state, s -> switch (s.get()) {
+    breakerGauge("warmgate.l2.breaker.state", state);
+  }
+
+  /** Registers {@code warmgate.origin.breaker.state}, coded like the L2 breaker's. */
+  void originBreakerState(Supplier<CircuitBreaker.State> state) {
+    breakerGauge("warmgate.origin.breaker.state", state);
+  }
+
+  private void breakerGauge(String name, Supplier<CircuitBreaker.State> state) {
+    Gauge.builder(name, state, s -> switch (s.get()) {
           case CLOSED -> 0;
           case OPEN -> 1;
           case HALF_OPEN -> 2;

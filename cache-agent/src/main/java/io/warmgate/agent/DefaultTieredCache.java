@@ -27,8 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The data path: L1 → (one shared load per id) → L2 → origin, with refresh-ahead, negative
- * entries, stale-if-error and the staleness bound. See {@link TieredCache} for the contract.
+ * The data path: L1 → (one shared load per id) → L2 → origin (behind its circuit breaker), with
+ * refresh-ahead, negative entries, stale-if-error and the staleness bound. See
+ * {@link TieredCache} for the contract.
  */
 final class DefaultTieredCache<V> implements TieredCache<V> {
 
@@ -42,9 +43,21 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   /** A value (null = not found) that may be served when the origin fails. */
   private record Stale<V>(V value, long fetchedAtMillis) {}
 
+  /** Thrown by {@link #callOrigin} instead of calling the origin while its breaker refuses calls. */
+  private static final class OriginRefused extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    OriginRefused() {
+      super("origin breaker refused the call", null, false, false);
+    }
+  }
+
+  private static final OriginRefused REFUSED = new OriginRefused();
+
   private final String name;
   private final KeySpace keys;
   private final Origin<V> origin;
+  private final OriginBreaker originBreaker;
   private final L1Cache<V> l1;
   private final L2Tier<V> l2;
   private final L2Store store;
@@ -66,6 +79,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     this.name = s.keys.cacheName();
     this.keys = s.keys;
     this.origin = s.origin;
+    this.originBreaker = s.originBreaker;
     this.l1 = s.l1;
     this.l2 = s.l2 == null ? null
         : new L2Tier<>(s.keys, s.l2, s.codec, s.metrics, s.clock, s.maxValueBytes, s.writtenIds);
@@ -89,6 +103,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   static final class Settings<V> {
     KeySpace keys;
     Origin<V> origin;
+    OriginBreaker originBreaker;
     ValueCodec<V> codec;
     L1Cache<V> l1;
     L2Store l2;
@@ -203,7 +218,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   @Override
   public String toString() {
     return "TieredCache{" + keys + ", l1Size=" + l1.estimatedSize() + ", l2="
-        + (store == null ? "none" : store.breakerState()) + "}";
+        + (store == null ? "none" : store.breakerState()) + ", origin=" + originBreaker.state() + "}";
   }
 
   /** Adds the fresh L1 entries of {@code ids} to {@code found}; returns the distinct misses. */
@@ -363,15 +378,18 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       loaded = callOrigin(ids);
     } catch (Throwable error) {
       long now = clock.millis();
+      boolean refused = error == REFUSED;
+      String refusal = refused ? originBreaker.refusal() + "; " : "";
+      Throwable cause = refused ? originBreaker.lastError() : error;
       for (String id : ids) {
         Stale<V> held = stale.get(id);
         if (held != null && now - held.fetchedAtMillis() < staleIfErrorMillis) {
           metrics.staleServed.increment();
           succeed(id, batch.get(id), held.value());
         } else {
-          fail(id, batch.get(id), new CacheLoadException(name, id,
-              held == null ? "no stale value is held"
-                  : "the held value is older than staleIfError=" + staleIfError, error));
+          fail(id, batch.get(id), new CacheLoadException(name, id, refusal
+              + (held == null ? "no stale value is held"
+                  : "the held value is older than staleIfError=" + staleIfError), cause));
         }
       }
       return;
@@ -410,6 +428,9 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     Map<String, V> loaded;
     try {
       loaded = callOrigin(missing);
+    } catch (OriginRefused e) {
+      throw new CacheLoadException(name, missing.get(0), originBreaker.refusal() + "; a batch of "
+          + missing.size() + " ids was not loaded to fill L2", originBreaker.lastError());
     } catch (Exception e) {
       throw new CacheLoadException(name, missing.get(0),
           "the origin failed loading a batch of " + missing.size() + " ids to fill L2", e);
@@ -430,8 +451,15 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     return distinct.size() - missing.size() + written;
   }
 
-  /** Calls the origin once for {@code ids}, counted and timed; a null map is an origin error. */
+  /**
+   * Calls the origin once for {@code ids}, counted and timed, through its breaker; a null map is
+   * an origin error. Throws {@link #REFUSED} without calling it while the breaker refuses calls.
+   */
   private Map<String, V> callOrigin(List<String> ids) throws Exception {
+    if (!originBreaker.tryAcquire()) {
+      metrics.originSkipped.increment();
+      throw REFUSED;
+    }
     long start = System.nanoTime();
     metrics.originLoads.increment();
     metrics.originKeys.increment(ids.size());
@@ -440,8 +468,10 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       if (loaded == null) {
         throw new NullPointerException("Origin.loadAll returned null instead of a map");
       }
+      originBreaker.succeeded(System.nanoTime() - start);
       return loaded;
     } catch (Throwable t) {
+      originBreaker.failed(System.nanoTime() - start, t);
       metrics.originErrors.increment();
       log.debug("cache '{}': origin failed for {} ids", name, ids.size(), t);
       throw t;

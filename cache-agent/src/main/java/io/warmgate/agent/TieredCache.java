@@ -17,6 +17,8 @@ import java.util.concurrent.CompletableFuture;
  *       back to the origin.
  *   <li>No value is returned that left the origin longer than {@code maxStaleness} ago, except
  *       when the origin fails and the value is younger than {@code staleIfError}.
+ *   <li>While the origin's circuit breaker is open (after recent origin failures), the origin is
+ *       not called: such a stale value is served at once, other ids fail at once.
  *   <li>Ids that the origin does not know are cached as not found (with the same TTLs) and
  *       returned as {@code null}, or left out of {@link #getAll}'s map.
  * </ul>

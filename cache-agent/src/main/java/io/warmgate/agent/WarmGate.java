@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Defaults: L1 TTL 60 s and 100 000 entries, L2 TTL 4 min, negative entries with the same TTLs,
  * refresh-ahead 60 s, lock TTL 5 s, L2 budget 20 ms, max staleness 5 min, stale-if-error 5 min,
+ * origin breaker wait 5 s,
  * values up to 512 KiB in L2, no L2 unless {@link #valkeyUri} is set. Setters validate their
  * argument at once ({@link NullPointerException}, {@link IllegalArgumentException} naming the
  * setting); {@link #build()} checks the combination. A builder is not thread-safe.
@@ -62,6 +63,7 @@ public final class WarmGate<V> {
   private Duration staleIfError = WarmGateConfig.DEFAULT_STALE_IF_ERROR;
   private long maxValueBytes = WarmGateConfig.DEFAULT_MAX_VALUE_BYTES;
   private Duration l2BreakerWait = Duration.ofSeconds(5);
+  private Duration originBreakerWait = WarmGateConfig.DEFAULT_ORIGIN_BREAKER_WAIT;
   private String podName;
   private String podNamespace;
   private String podTemplateHash;
@@ -103,7 +105,8 @@ public final class WarmGate<V> {
         .l2Timeout(config.l2Timeout())
         .maxStaleness(config.maxStaleness())
         .staleIfError(config.staleIfError())
-        .maxValueBytes(config.maxValueBytes());
+        .maxValueBytes(config.maxValueBytes())
+        .originBreakerWait(config.originBreakerWait());
     config.negativeTtl().ifPresent(b::negativeTtl);
     config.podName().ifPresent(b::podName);
     if (!config.valkeyAddresses().isEmpty()) {
@@ -217,6 +220,16 @@ public final class WarmGate<V> {
     return this;
   }
 
+  /**
+   * Sets how long the origin is not called after its circuit breaker opens before it is probed
+   * (default 5 s). Meanwhile held values younger than {@link #staleIfError} are served and other
+   * ids fail at once.
+   */
+  public WarmGate<V> originBreakerWait(Duration wait) {
+    this.originBreakerWait = positive("originBreakerWait", wait);
+    return this;
+  }
+
   /** Names this pod in refresh-lock tokens (default: a random id). */
   public WarmGate<V> podName(String podName) {
     this.podName = Objects.requireNonNull(podName, "podName");
@@ -295,6 +308,8 @@ public final class WarmGate<V> {
     MeterRegistry registry = meterRegistry != null ? meterRegistry : new SimpleMeterRegistry();
     s.metrics = new CacheMetrics(registry, cacheName);
     s.origin = countingNotFound(origin, s.metrics);
+    s.originBreaker = new OriginBreaker(originBreakerConfig(), clock);
+    s.metrics.originBreakerState(s.originBreaker::state);
     s.l1 = new L1Cache<>(l1MaxSize, l1Ttl, negativeL1, maxStaleness, staleIfError, clock, ticker);
     s.l2Ttl = l2Ttl;
     s.negativeL2Ttl = negativeTtl != null ? negativeTtl : l2Ttl;
@@ -374,6 +389,19 @@ public final class WarmGate<V> {
         .failureRateThreshold(50)
         .waitDurationInOpenState(l2BreakerWait)
         .permittedNumberOfCallsInHalfOpenState(3)
+        .clock(clock.withZone(ZoneOffset.UTC))
+        .build();
+  }
+
+  /** Origin calls are fewer and slower than L2 commands, hence a shorter window and fewer probes. */
+  private CircuitBreakerConfig originBreakerConfig() {
+    return CircuitBreakerConfig.custom()
+        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+        .slidingWindowSize(10)
+        .minimumNumberOfCalls(5)
+        .failureRateThreshold(50)
+        .waitDurationInOpenState(originBreakerWait)
+        .permittedNumberOfCallsInHalfOpenState(2)
         .clock(clock.withZone(ZoneOffset.UTC))
         .build();
   }

@@ -51,6 +51,8 @@ public final class WarmGateConfig {
   public static final String MAX_STALENESS = "WARMGATE_MAX_STALENESS";
   /** When the origin fails, a value younger than this may be served, default {@code 5m}. */
   public static final String STALE_IF_ERROR = "WARMGATE_STALE_IF_ERROR";
+  /** How long the origin is not called after its circuit breaker opened, default {@code 5s}. */
+  public static final String ORIGIN_BREAKER_WAIT = "WARMGATE_ORIGIN_BREAKER_WAIT";
   /** Encoded values larger than this are not written to L2, default {@code 512KiB}. */
   public static final String MAX_VALUE_BYTES = "WARMGATE_MAX_VALUE_BYTES";
   /** This pod's name (downward API), used in lock tokens and agent identity. */
@@ -69,6 +71,7 @@ public final class WarmGateConfig {
   static final Duration DEFAULT_MAX_STALENESS = Duration.ofMinutes(5);
   static final Duration DEFAULT_STALE_IF_ERROR = Duration.ofMinutes(5);
   static final long DEFAULT_MAX_VALUE_BYTES = 512 * 1024;
+  static final Duration DEFAULT_ORIGIN_BREAKER_WAIT = Duration.ofSeconds(5);
 
   private final String cacheName;
   private final List<String> valkeyAddresses;
@@ -85,6 +88,7 @@ public final class WarmGateConfig {
   private final Duration maxStaleness;
   private final Duration staleIfError;
   private final long maxValueBytes;
+  private final Duration originBreakerWait;
   private final String podName;
   private final String podNamespace;
   private final String podTemplateHash;
@@ -128,6 +132,11 @@ public final class WarmGateConfig {
     staleIfError = duration(env, STALE_IF_ERROR, DEFAULT_STALE_IF_ERROR);
     maxValueBytes = optional(env, MAX_VALUE_BYTES).map(v -> EnvValues.bytes(MAX_VALUE_BYTES, v))
         .orElse(DEFAULT_MAX_VALUE_BYTES);
+    originBreakerWait = duration(env, ORIGIN_BREAKER_WAIT, DEFAULT_ORIGIN_BREAKER_WAIT);
+    if (originBreakerWait.isZero()) {
+      throw EnvValues.invalid(ORIGIN_BREAKER_WAIT, text(env, ORIGIN_BREAKER_WAIT),
+          "a positive duration such as 500ms, 5s or 1m");
+    }
     podName = text(env, POD_NAME);
     podNamespace = text(env, POD_NAMESPACE);
     podTemplateHash = text(env, POD_TEMPLATE_HASH);
@@ -178,6 +187,8 @@ public final class WarmGateConfig {
   public Duration staleIfError() { return staleIfError; }
   /** {@value #MAX_VALUE_BYTES}. */
   public long maxValueBytes() { return maxValueBytes; }
+  /** {@value #ORIGIN_BREAKER_WAIT}. */
+  public Duration originBreakerWait() { return originBreakerWait; }
   /** {@value #POD_NAME}, or empty. */
   public Optional<String> podName() { return Optional.ofNullable(podName); }
   /** {@value #POD_NAMESPACE}, or empty. */
@@ -194,6 +205,7 @@ public final class WarmGateConfig {
         + ", l2Ttl=" + l2Ttl + ", negativeTtl=" + negativeTtl + ", refreshAhead=" + refreshAhead
         + ", lockTtl=" + lockTtl + ", l2Timeout=" + l2Timeout + ", maxStaleness=" + maxStaleness
         + ", staleIfError=" + staleIfError + ", maxValueBytes=" + maxValueBytes
+        + ", originBreakerWait=" + originBreakerWait
         + ", podName=" + podName + ", podNamespace=" + podNamespace
         + ", podTemplateHash=" + podTemplateHash + "}";
   }

@@ -20,6 +20,7 @@ class BadEnvValuesTest {
       "WARMGATE_L1_MAX_SIZE     | -1                    | a whole number greater than 0, such as 100000",
       "WARMGATE_MAX_VALUE_BYTES | 9999999999GiB         | a byte size below 8 EiB",
       "WARMGATE_L2_TTL          | 1d                    | a duration such as 500ms, 60s, 4m or 1h30m",
+      "WARMGATE_ORIGIN_BREAKER_WAIT | 0s                | a positive duration such as 500ms, 5s or 1m",
       "WARMGATE_VALKEY_ADDRESSES| valkey:6379:1         | comma-separated host:port pairs",
       "WARMGATE_CACHE_NAME      | déals                 | 1-128 letters, digits, '-', '_' or '.', starting with a letter or digit",
       "WARMGATE_CACHE_NAME      | {deals}               | 1-128 letters, digits, '-', '_' or '.', starting with a letter or digit",

@@ -39,6 +39,7 @@ class WarmGateConfigTest {
     assertThat(c.maxStaleness()).isEqualTo(Duration.ofMinutes(5));
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(5));
     assertThat(c.maxValueBytes()).isEqualTo(512 * 1024);
+    assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.podName()).isEmpty();
   }
 
@@ -60,6 +61,7 @@ class WarmGateConfigTest {
         "WARMGATE_MAX_STALENESS", "2h",
         "WARMGATE_STALE_IF_ERROR", "10m",
         "WARMGATE_MAX_VALUE_BYTES", "1MiB",
+        "WARMGATE_ORIGIN_BREAKER_WAIT", "1m30s",
         "WARMGATE_POD_NAME", "deal-service-abc",
         "WARMGATE_POD_NAMESPACE", "ads",
         "WARMGATE_POD_TEMPLATE_HASH", "6d5f7c"));
@@ -77,6 +79,7 @@ class WarmGateConfigTest {
     assertThat(c.maxStaleness()).isEqualTo(Duration.ofHours(2));
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(10));
     assertThat(c.maxValueBytes()).isEqualTo(1 << 20);
+    assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(90));
     assertThat(c.podName()).contains("deal-service-abc");
     assertThat(c.podNamespace()).contains("ads");
     assertThat(c.podTemplateHash()).contains("6d5f7c");

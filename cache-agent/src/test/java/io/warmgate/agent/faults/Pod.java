@@ -58,15 +58,21 @@ final class Pod implements AutoCloseable {
     return (int) Meters.gauge(meters, "warmgate.l2.breaker.state");
   }
 
+  /** 0 closed, 1 open, 2 half-open. */
+  int originBreakerState() {
+    return (int) Meters.gauge(meters, "warmgate.origin.breaker.state");
+  }
+
   /** One line of the figures a fault test reports. */
   String figures() {
     return String.format("%s: l1 hits %d, l2 hits %d, l2 misses %d, l2 timeouts %d, l2 failures %d,"
             + " l2 skipped %d, l2 corrupt %d, l2 writes %d, origin calls %d / keys %d / errors %d,"
-            + " stale served %d, breaker %d",
+            + " origin skipped %d, stale served %d, breaker l2 %d / origin %d",
         name, l1Hits(), l2Hits(), l2Misses(),
         count("warmgate.l2.errors", "kind", "timeout"), count("warmgate.l2.errors", "kind", "failure"),
         count("warmgate.l2.skipped"), count("warmgate.l2.corrupt"), count("warmgate.l2.writes"),
-        origin.calls(), origin.keys(), origin.errors(), count("warmgate.stale.served"), breakerState());
+        origin.calls(), origin.keys(), origin.errors(), count("warmgate.origin.skipped"),
+        count("warmgate.stale.served"), breakerState(), originBreakerState());
   }
 
   @Override

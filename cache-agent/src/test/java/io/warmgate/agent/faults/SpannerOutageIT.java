@@ -22,9 +22,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The Spanner emulator SIGKILLed under a steady ~1,000 lookups/s of held deals whose TTLs have
  * run out (stale-if-error is all that serves them), then restarted on the same port and reseeded
- * (it restarts empty). A stale value is served only after the origin call failed, so during the
- * outage each lookup takes the origin timeout (1 s here) and the rate falls to what the waiting
- * threads allow; the test bounds that latency and prints the rate.
+ * (it restarts empty). Until the origin breaker opens, each lookup waits for the origin call to
+ * fail (1 s here); once it is open, held deals are served stale at once and other ids fail at once.
  */
 class SpannerOutageIT {
 
@@ -75,27 +74,33 @@ class SpannerOutageIT {
   }
 
   @Test
-  void outageServesHeldDealsStaleFailsOthersByIdPoisonsNothingAndRecovers() {
+  void outageOpensTheOriginBreakerServesHeldDealsAtFullRateFailsOthersFastAndRecovers() {
     loadHeld();
     long bOriginAfterWarm = b.origin.keys();
     LoadDriver<Deal> load = load("fresh");
     LoadDriver.hold(2_000);
     clock.advance(Duration.ofSeconds(250)); // both TTLs over; 50 s left of staleIfError
-    Phase outage = load.phase("outage");
+    Phase opening = load.phase("opening");
+    long killed = System.nanoTime();
     spanner.stop(); // SIGKILL
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+        .until(() -> a.originBreakerState() == 1 && b.originBreakerState() == 1);
+    double openedAfter = (System.nanoTime() - killed) / 1e9;
+    Phase open = load.phase("open");
 
     long failStart = System.nanoTime();
     assertThatThrownBy(() -> a.cache.get(UNCACHED))
         .isInstanceOf(CacheLoadException.class)
         .hasMessageContaining("'" + UNCACHED + "'")
+        .hasMessageContaining("circuit breaker is open after recent failures and probes it again in")
         .hasMessageContaining("no stale value is held")
         .hasCauseInstanceOf(SpannerException.class);
-    double uncachedFailedAfter = (System.nanoTime() - failStart) / 1e9;
+    double uncachedFailedMillis = (System.nanoTime() - failStart) / 1e6;
     assertThatThrownBy(() -> a.cache.get(UNKNOWN))
         .as("an origin error is not 'not found'")
         .isInstanceOf(CacheLoadException.class)
         .hasMessageContaining("'" + UNKNOWN + "'");
-    LoadDriver.hold(4_000);
+    LoadDriver.hold(3_000); // within the 5 s the breaker stays open: no probe in this phase
     List<Phase> phases = load.stop();
 
     try (RawRedis raw = new RawRedis(redis.uri())) {
@@ -111,9 +116,10 @@ class SpannerOutageIT {
     long restartStart = System.nanoTime();
     spanner.start(); // same port, empty database with the schema
     DealSeeder.seed(spanner.databaseClient(), DEALS);
-    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+    long seeded = System.nanoTime();
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
         .until(() -> a.cache.get(UNCACHED) != null);
-    double recoveredAfter = (System.nanoTime() - restartStart) / 1e9;
+    double recoveredAfter = (System.nanoTime() - seeded) / 1e9;
     assertThat(b.cache.get(UNCACHED)).as("not cached as not found during the outage").isNotNull();
     assertThat(a.cache.get(UNKNOWN)).as("truly unknown, now that the origin answers").isNull();
     loadHeld();
@@ -123,16 +129,25 @@ class SpannerOutageIT {
 
     System.out.println(a.figures());
     System.out.println(b.figures());
-    System.out.printf("uncached id failed after %.2f s; Spanner answered again %.2f s after restart;"
-        + " pod-b origin keys before the outage %d%n", uncachedFailedAfter, recoveredAfter, bOriginAfterWarm);
+    System.out.printf("origin breakers open %.2f s after the kill; uncached id failed in %.1f ms;"
+        + " Spanner restarted and seeded in %.2f s, answered again %.2f s later;"
+        + " pod-b origin keys before the outage %d%n", openedAfter, uncachedFailedMillis,
+        (seeded - restartStart) / 1e9, recoveredAfter, bOriginAfterWarm);
 
     assertThat(bOriginAfterWarm).as("pod b was warmed from L2").isZero();
     assertThat(phases).allSatisfy(p -> assertThat(p.failures()).as(p.toString()).isZero());
     assertThat(recovered.failures()).as(recovered.toString()).isZero();
-    // Stale values are served once the origin call has failed, so each costs the origin timeout.
-    assertThat(outage.lookups()).as("lookups in the outage").isGreaterThan(20);
-    assertThat(outage.percentileMillis(99)).as("p99 in the outage, ms: the 1 s origin timeout")
-        .isLessThan(1_500);
+    // Until the breaker opens, a lookup waits for the origin call to fail (the 1 s timeout).
+    assertThat(opening.percentileMillis(99)).as("p99 until the breaker opened, ms").isLessThan(1_500);
+    assertThat(open.percentileMillis(99)).as("p99 while the breaker is open, ms").isLessThan(100);
+    assertThat(open.lookups()).as("lookups while the breaker is open, vs half the 1,000/s target")
+        .isGreaterThanOrEqualTo((long) (500 * open.seconds()));
+    assertThat(uncachedFailedMillis).as("uncached id failed, ms").isLessThan(200);
+    assertThat(recoveredAfter).as("Spanner answers again, s: breaker wait (5 s) + a few seconds")
+        .isLessThan(8);
+    assertThat(a.originBreakerState()).as("pod a origin breaker closed").isZero();
+    assertThat(a.count("warmgate.origin.skipped")).as("pod a skipped the origin").isPositive();
+    assertThat(b.count("warmgate.origin.skipped")).as("pod b skipped the origin").isPositive();
     assertThat(a.count("warmgate.stale.served")).as("pod a served stale").isPositive();
     assertThat(b.count("warmgate.stale.served")).as("pod b served stale").isPositive();
   }

@@ -269,7 +269,8 @@ class PreloadWorkerIT {
     awaitState("Done");
     assertThat(job()).containsEntry("filled", "0").containsEntry("errors", "20")
         .containsEntry("cursor", "20");
-    assertThat(a.origin().calls).hasSize(2 * PreloadWorker.ATTEMPTS);
+    assertThat(a.origin().calls).as("of %d attempts, those after the origin breaker opened (5 failed"
+        + " calls) are not sent", 2 * PreloadWorker.ATTEMPTS).hasSize(Math.min(5, 2 * PreloadWorker.ATTEMPTS));
   }
 
   @Test
