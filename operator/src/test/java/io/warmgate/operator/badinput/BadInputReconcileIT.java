@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.gate.FakeAgents;
+import io.warmgate.operator.gate.FakeArgo;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
@@ -35,8 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class BadInputReconcileIT {
 
-  static final String STABLE = "5c6d7e8f9";
-  static final String CANARY = "7d9f8b6c5";
+  static final String STABLE = FakeArgo.STABLE;
+  static final String CANARY = FakeArgo.CANARY;
 
   @RegisterExtension
   static final ApiServer api = new ApiServer();
@@ -75,7 +76,7 @@ class BadInputReconcileIT {
     ns = api.newNamespace("bad-input");
     agents = new FakeAgents(redis.uri(), "deals");
     policies.rollout(ns, "app");
-    policies.holdAtGate(ns, "app", CANARY, STABLE, Instant.now());
+    new FakeArgo(client, ns, "app").holdAtGate(Instant.now());
     agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "bbb222");
     hot = agents.hotSet(100);

@@ -15,23 +15,23 @@ import java.util.Map;
  * Plays the Argo Rollouts controller for one Rollout: writes its status through the status
  * subresource, as the controller does, and reads it back.
  */
-final class FakeArgo {
+public final class FakeArgo {
 
-  static final String STABLE = "5c6d7e8f9";
-  static final String CANARY = "7d9f8b6c5";
+  public static final String STABLE = "5c6d7e8f9";
+  public static final String CANARY = "7d9f8b6c5";
 
   private final KubernetesClient client;
   private final String namespace;
   private final String name;
 
-  FakeArgo(KubernetesClient client, String namespace, String name) {
+  public FakeArgo(KubernetesClient client, String namespace, String name) {
     this.client = client;
     this.namespace = namespace;
     this.name = name;
   }
 
   /** Puts the Rollout where the controller holds a canary at the pause step (index 1). */
-  void holdAtGate(Instant pausedAt) {
+  public void holdAtGate(Instant pausedAt) {
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("currentPodHash", CANARY);
     status.put("stableRS", STABLE);

@@ -11,9 +11,6 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.warmgate.operator.OperatorSettings;
 import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.CachePolicy;
@@ -25,8 +22,6 @@ import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.ValkeySpec;
 import io.warmgate.operator.status.Conditions;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,25 +82,6 @@ public final class Policies {
             "strategy", Map.of("canary", Map.of("steps", List.of(
                 Map.of("setWeight", 20), Map.of("pause", Map.of()))))))
         .build()).create();
-  }
-
-  /**
-   * Plays the Argo controller holding Rollout {@code name}'s canary {@code canaryHash} at its pause
-   * step (index 1 of {@link #rollout}) since {@code pausedAt}, with {@code stableHash} stable.
-   */
-  public void holdAtGate(String namespace, String name, String canaryHash, String stableHash,
-      Instant pausedAt) {
-    client.genericKubernetesResources("argoproj.io/v1alpha1", "Rollout").inNamespace(namespace)
-        .withName(name).subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(Map.of("status", Map.of(
-                "currentPodHash", canaryHash,
-                "stableRS", stableHash,
-                "currentStepIndex", 1,
-                "controllerPause", true,
-                "pauseConditions", List.of(Map.of("reason", "CanaryPauseStep",
-                    "startTime", pausedAt.truncatedTo(ChronoUnit.SECONDS)
-                        .toString()))))));
   }
 
   public Secret secret(String namespace, String name, String key, String value) {
