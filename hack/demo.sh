@@ -61,7 +61,7 @@ main() {
   # env[0] of the app container is DEAL_SCHEMA_VERSION, env[1] APP_REVISION (examples/local/rollout.yaml).
   set_env 0 v2
   watch_rollout "schema change"
-  printf '  stable schema %s, released at %s\n' "$(gate stableSchemaHash)" "$(gate releasedAt)"
+  printf '  schema %s → %s, released at %s\n' "$(gate stableSchemaHash)" "$(gate canarySchemaHash)" "$(gate releasedAt)"
 
   printf '\n\033[1m2. Same schema: APP_REVISION 1 → 2\033[0m\n'
   set_env 1 2
