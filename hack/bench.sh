@@ -15,5 +15,6 @@ args=(--out "${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}")
 [[ "${BENCH_QUICK:-0}" == 1 ]] && args+=(--quick)
 log "running the benchmarks (${BENCH_QUICK:+quick, }this takes a while; the report is printed at the end)"
 timed "benchmarks" java -Dwarmgate.repo.dir="$WARMGATE_ROOT" \
+  -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \
   -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
   io.warmgate.bench.BenchMain "${args[@]}" "$@"

@@ -126,8 +126,8 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   public V get(String id) {
     checkOpen();
     checkId(id);
-    L1Entry<V> entry = l1.getIfPresent(id);
-    if (entry != null && entry.isFresh(l1.nowNanos())) {
+    L1Entry<V> entry = l1.getFresh(id);
+    if (entry != null) {
       metrics.l1Hits.increment();
       return entry.value();
     }
@@ -155,8 +155,8 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   public CompletableFuture<V> getAsync(String id) {
     checkOpen();
     checkId(id);
-    L1Entry<V> entry = l1.getIfPresent(id);
-    if (entry != null && entry.isFresh(l1.nowNanos())) {
+    L1Entry<V> entry = l1.getFresh(id);
+    if (entry != null) {
       metrics.l1Hits.increment();
       return CompletableFuture.completedFuture(entry.value());
     }
@@ -232,10 +232,9 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       distinct.add(id);
     }
     List<String> misses = new ArrayList<>();
-    long now = l1.nowNanos();
     for (String id : distinct) {
-      L1Entry<V> entry = l1.getIfPresent(id);
-      if (entry != null && entry.isFresh(now)) {
+      L1Entry<V> entry = l1.getFresh(id);
+      if (entry != null) {
         metrics.l1Hits.increment();
         if (entry.value() != null) {
           found.put(id, entry.value());
@@ -284,15 +283,15 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     try {
       Map<String, Stale<V>> stale = new HashMap<>();
       List<String> ids = new ArrayList<>(batch.size());
-      long now = l1.nowNanos();
       for (Map.Entry<String, CompletableFuture<V>> e : batch.entrySet()) {
-        L1Entry<V> entry = l1.getIfPresent(e.getKey());
-        if (entry != null && entry.isFresh(now)) {
+        L1Entry<V> entry = l1.getFresh(e.getKey());
+        if (entry != null) {
           // Filled by a load that completed after our caller missed L1.
           succeed(e.getKey(), e.getValue(), entry.value());
         } else {
-          if (entry != null) {
-            stale.put(e.getKey(), new Stale<>(entry.value(), entry.fetchedAtMillis()));
+          L1Entry<V> kept = l1.getKept(e.getKey());
+          if (kept != null) {
+            stale.put(e.getKey(), new Stale<>(kept.value(), kept.fetchedAtMillis()));
           }
           ids.add(e.getKey());
         }

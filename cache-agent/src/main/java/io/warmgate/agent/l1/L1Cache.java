@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.function.ToLongFunction;
 
 /**
  * The in-process tier. An entry is fresh until {@code min(now + ttl, fetchedAt + maxStaleness)}
@@ -13,11 +14,16 @@ import java.time.InstantSource;
  * {@code fetchedAt + staleIfError} if that is later, so a stale value can be served when the
  * origin fails. Bounded by entry count. Thread-safe.
  *
+ * <p>Fresh and kept entries live in two Caffeine caches, each expiring on its own deadline: a hit
+ * ({@link #getFresh}) is then one Caffeine read, whose expiry check is the freshness check, and
+ * reads the clock once; only the miss path looks for a stale entry ({@link #getKept}).
+ *
  * @param <V> the value type
  */
 public final class L1Cache<V> {
 
-  private final Cache<String, L1Entry<V>> cache;
+  private final Cache<String, L1Entry<V>> fresh;
+  private final Cache<String, L1Entry<V>> kept;
   private final InstantSource clock;
   private final Ticker ticker;
   private final long ttlNanos;
@@ -38,18 +44,24 @@ public final class L1Cache<V> {
     this.negativeTtlNanos = negativeTtl.toNanos();
     this.maxStalenessMillis = maxStaleness.toMillis();
     this.staleIfErrorMillis = staleIfError.toMillis();
-    this.cache = Caffeine.newBuilder()
+    this.fresh = cache(maxSize, ticker, L1Entry::freshUntilNanos);
+    this.kept = cache(maxSize, ticker, L1Entry::keepUntilNanos);
+  }
+
+  private static <V> Cache<String, L1Entry<V>> cache(long maxSize, Ticker ticker,
+      ToLongFunction<L1Entry<V>> deadline) {
+    return Caffeine.newBuilder()
         .maximumSize(maxSize)
         .ticker(ticker)
         .expireAfter(new Expiry<String, L1Entry<V>>() {
           @Override
           public long expireAfterCreate(String key, L1Entry<V> entry, long now) {
-            return Math.max(0, entry.keepUntilNanos() - now);
+            return Math.max(0, deadline.applyAsLong(entry) - now);
           }
 
           @Override
           public long expireAfterUpdate(String key, L1Entry<V> entry, long now, long current) {
-            return Math.max(0, entry.keepUntilNanos() - now);
+            return Math.max(0, deadline.applyAsLong(entry) - now);
           }
 
           @Override
@@ -60,14 +72,14 @@ public final class L1Cache<V> {
         .build();
   }
 
-  /** Returns the entry of {@code id}, fresh or not, or null. Allocates nothing. */
-  public L1Entry<V> getIfPresent(String id) {
-    return cache.getIfPresent(id);
+  /** Returns the fresh entry of {@code id}, or null. Allocates nothing. */
+  public L1Entry<V> getFresh(String id) {
+    return fresh.getIfPresent(id);
   }
 
-  /** Returns the current ticker time, to test {@link L1Entry#isFresh}. */
-  public long nowNanos() {
-    return ticker.read();
+  /** Returns the entry of {@code id} that is kept for stale-if-error, fresh or not, or null. */
+  public L1Entry<V> getKept(String id) {
+    return kept.getIfPresent(id);
   }
 
   /**
@@ -82,24 +94,31 @@ public final class L1Cache<V> {
     long freshFor = Math.min(ttl, (maxStalenessMillis - ageMillis) * 1_000_000L);
     long keepFor = Math.max(freshFor, (staleIfErrorMillis - ageMillis) * 1_000_000L);
     L1Entry<V> entry = new L1Entry<>(value, fetchedAtMillis, nowNanos + freshFor, nowNanos + keepFor);
+    if (freshFor > 0) {
+      fresh.put(id, entry);
+    } else {
+      fresh.invalidate(id);
+    }
     if (keepFor > 0) {
-      cache.put(id, entry);
+      kept.put(id, entry);
     }
     return entry;
   }
 
   /** Drops every entry. */
   public void invalidateAll() {
-    cache.invalidateAll();
+    fresh.invalidateAll();
+    kept.invalidateAll();
   }
 
   /** Approximate number of entries, fresh or not. */
   public long estimatedSize() {
-    return cache.estimatedSize();
+    return kept.estimatedSize();
   }
 
   /** Runs pending maintenance (evictions), for tests. */
   public void cleanUp() {
-    cache.cleanUp();
+    fresh.cleanUp();
+    kept.cleanUp();
   }
 }

@@ -30,9 +30,8 @@ public final class L1Entry<V> {
     return fetchedAtMillis;
   }
 
-  /** Whether the entry may be served at ticker time {@code nowNanos}. */
-  public boolean isFresh(long nowNanos) {
-    return freshUntilNanos - nowNanos > 0;
+  long freshUntilNanos() {
+    return freshUntilNanos;
   }
 
   long keepUntilNanos() {
