@@ -251,7 +251,8 @@ class TieredCacheTest {
 
     assertThat(all.join()).containsOnly(Map.entry("a", "A"), Map.entry("b", "B"));
     assertThat(one.join()).isEqualTo("A");
-    assertThat(origin.batches()).containsExactly(List.of("a"), List.of("b"));
+    // "a" rides on getAsync's load; the two loads run on loader threads in either order.
+    assertThat(origin.batches()).containsExactlyInAnyOrder(List.of("a"), List.of("b"));
   }
 
   @Test
