@@ -1,5 +1,6 @@
 package io.warmgate.agent;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -27,6 +28,10 @@ public final class RedisConnectionExtension implements BeforeEachCallback, After
   public void beforeEach(ExtensionContext context) {
     redis.flushAll();
     client = RedisClient.create(redis.uri());
+    // As the fleet services connect: commands fail at once while disconnected instead of queueing
+    // (a queued flush would be applied after it was reported failed, and then sent again).
+    client.setOptions(ClientOptions.builder()
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
     connection = client.connect();
   }
 

@@ -1,11 +1,11 @@
 package io.warmgate.operator;
 
+import static io.warmgate.operator.HttpResponses.respond;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -40,16 +40,6 @@ final class HttpEndpoints implements AutoCloseable {
   private static void probe(HttpExchange exchange, BooleanSupplier check) throws IOException {
     boolean ok = check.getAsBoolean();
     respond(exchange, ok ? 200 : 503, "text/plain; charset=utf-8", ok ? "ok\n" : "not ok\n");
-  }
-
-  private static void respond(HttpExchange exchange, int code, String type, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.sendResponseHeaders(code, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
   }
 
   @Override

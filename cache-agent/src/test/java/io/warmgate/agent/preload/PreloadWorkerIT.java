@@ -3,14 +3,13 @@ package io.warmgate.agent.preload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.CountingOrigin;
 import io.warmgate.agent.Origin;
+import io.warmgate.agent.RedisConnectionExtension;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.l2.KeySpace;
@@ -44,19 +43,16 @@ class PreloadWorkerIT {
 
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final List<AutoCloseable> opened = new ArrayList<>();
-  private RedisClient client;
+  @RegisterExtension
+  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
   private StatefulRedisConnection<String, String> connection;
   private RedisCommands<String, String> raw;
   private KeySpace keys;
 
   @BeforeEach
   void connect() {
-    redis.flushAll();
-    client = RedisClient.create(redis.uri());
-    client.setOptions(ClientOptions.builder()
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
-    connection = client.connect();
-    raw = connection.sync();
+    connection = valkey.connection();
+    raw = valkey.sync();
   }
 
   @AfterEach
@@ -65,8 +61,6 @@ class PreloadWorkerIT {
       opened.get(i).close();
     }
     scheduler.shutdownNow();
-    connection.close();
-    client.shutdown();
   }
 
   /** An origin that knows {@code deal-0} .. {@code deal-999} and records when each batch came. */

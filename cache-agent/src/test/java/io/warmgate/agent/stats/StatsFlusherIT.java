@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.CountingOrigin;
 import io.warmgate.agent.ManualClock;
 import io.warmgate.agent.Meters;
+import io.warmgate.agent.RedisConnectionExtension;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.l2.KeySpace;
@@ -36,20 +35,15 @@ class StatsFlusherIT {
   private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T12:00:00Z"));
   private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B");
   private final List<AutoCloseable> opened = new ArrayList<>();
-  private RedisClient client;
+  @RegisterExtension
+  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
   private StatefulRedisConnection<String, String> connection;
   private RedisCommands<String, String> raw;
 
   @BeforeEach
   void connect() {
-    redis.flushAll();
-    client = RedisClient.create(redis.uri());
-    // As the fleet services connect: commands fail at once while disconnected instead of queueing
-    // (a queued flush would be applied after it was reported failed, and then sent again).
-    client.setOptions(ClientOptions.builder()
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
-    connection = client.connect();
-    raw = connection.sync();
+    connection = valkey.connection();
+    raw = valkey.sync();
   }
 
   @AfterEach
@@ -57,8 +51,6 @@ class StatsFlusherIT {
     for (AutoCloseable c : opened) {
       c.close();
     }
-    connection.close();
-    client.shutdown();
   }
 
   /** One agent: a cache with L2 and its own meter registry, and its flusher. */

@@ -146,14 +146,6 @@ final class NamespaceStats {
   }
 
   private static long counter(Map<String, String> counters, String name) {
-    String value = counters.get(name);
-    if (value == null) {
-      return 0;
-    }
-    try {
-      return Math.max(0, Long.parseLong(value));
-    } catch (NumberFormatException e) {
-      return 0;
-    }
+    return WarmJobs.number(counters.get(name));
   }
 }

@@ -77,7 +77,8 @@ final class WarmJobs {
     return created != null && created == 1L;
   }
 
-  private static long number(String value) {
+  /** A counter read from Valkey: absent, negative or malformed (an agent's bug) reads as 0. */
+  static long number(String value) {
     if (value == null) {
       return 0;
     }

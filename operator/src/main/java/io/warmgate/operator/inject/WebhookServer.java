@@ -1,5 +1,7 @@
 package io.warmgate.operator.inject;
 
+import static io.warmgate.operator.HttpResponses.respond;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
@@ -9,7 +11,6 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.webhook.admission.AdmissionController;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -93,16 +94,6 @@ final class WebhookServer implements AutoCloseable {
           serialization.asJson(controller.handle(request)));
     } catch (RuntimeException e) {
       log.error("Failed to answer an admission review", e);
-    }
-  }
-
-  private static void respond(HttpExchange exchange, int code, String type, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.sendResponseHeaders(code, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
     }
   }
 
