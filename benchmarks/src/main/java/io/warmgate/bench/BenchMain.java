@@ -2,6 +2,7 @@ package io.warmgate.bench;
 
 import io.warmgate.bench.fleet.FleetBench;
 import io.warmgate.bench.operator.OperatorBench;
+import io.warmgate.bench.release.ReleaseBench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,12 +15,13 @@ import java.util.Set;
 /**
  * Runs warmgate's benchmarks and writes {@code <out>/report.md} (plus JSON per part), every figure
  * beside its baseline from the same run. Arguments: {@code [--quick] [--out DIR] [--only
- * jmh,fleet,operator] [--agents K --deals N --skew S --requests R --seed X]}; {@code --quick} is a
+ * jmh,fleet,release,operator] [--agents K --deals N --skew S --requests R --seed X]
+ * [--release-<name> value]}; {@code --quick} is a
  * smoke run whose figures are not to be quoted.
  */
 public final class BenchMain {
 
-  private static final List<String> PARTS = List.of("jmh", "fleet", "operator");
+  private static final List<String> PARTS = List.of("jmh", "fleet", "release", "operator");
 
   private BenchMain() {}
 
@@ -28,6 +30,7 @@ public final class BenchMain {
     Path out = Path.of("target", "bench");
     Set<String> parts = new LinkedHashSet<>(PARTS);
     Map<String, String> fleetOverrides = new LinkedHashMap<>();
+    Map<String, String> releaseOverrides = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -36,9 +39,12 @@ public final class BenchMain {
         case "--only" -> parts = only(value(args, ++i, arg));
         case "--agents", "--deals", "--skew", "--requests", "--seed" ->
             fleetOverrides.put(arg.substring(2), value(args, ++i, arg));
-        default -> throw new IllegalArgumentException("unknown argument '" + arg + "': use [--quick] "
-            + "[--out DIR] [--only jmh,fleet,operator] [--agents K] [--deals N] [--skew S] "
-            + "[--requests R] [--seed X]");
+        default -> {
+          if (!arg.startsWith("--release-")) {
+            throw usage(arg);
+          }
+          releaseOverrides.put(arg.substring("--release-".length()), value(args, ++i, arg));
+        }
       }
     }
     Files.createDirectories(out);
@@ -57,6 +63,9 @@ public final class BenchMain {
       report.append(fleet.markdown());
       preloadIdsPerSecond = fleet.preloadIdsPerSecond();
     }
+    if (parts.contains("release")) {
+      report.append(ReleaseBench.run(out, quick, releaseOverrides));
+    }
     if (parts.contains("operator")) {
       report.append(OperatorBench.run(out, quick, preloadIdsPerSecond));
     }
@@ -64,6 +73,13 @@ public final class BenchMain {
         .append(" s.\n");
     Files.writeString(out.resolve("report.md"), report);
     System.out.println(report);
+  }
+
+  private static IllegalArgumentException usage(String arg) {
+    return new IllegalArgumentException("unknown argument '" + arg + "': use [--quick] [--out DIR] "
+        + "[--only " + String.join(",", PARTS) + "] [--agents K] [--deals N] [--skew S] "
+        + "[--requests R] [--seed X] [--release-<name> value, name one of agents, deals, skew, rate,"
+        + " hot-set-size, preload-rate, time-factor, learn-half-lives, seed]");
   }
 
   private static String value(String[] args, int i, String flag) {

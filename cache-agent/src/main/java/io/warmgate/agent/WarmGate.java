@@ -24,6 +24,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * Builds a {@link TieredCache}: the entry point of the agent.
@@ -68,6 +69,7 @@ public final class WarmGate<V> {
   private String podNamespace;
   private String podTemplateHash;
   private boolean fleetServices;
+  private UnaryOperator<FleetServices.Builder> fleetSettings = UnaryOperator.identity();
   private InstantSource clock = InstantSource.system();
   private MeterRegistry meterRegistry;
   private Executor executor;
@@ -249,6 +251,32 @@ public final class WarmGate<V> {
     return this;
   }
 
+  /**
+   * Turns the fleet services on and adjusts their settings after the builder's own (hot-key
+   * tracker, flush and poll intervals): for a host that runs several caches on one clock scale,
+   * such as a benchmark that compresses time.
+   */
+  public WarmGate<V> fleetServices(UnaryOperator<FleetServices.Builder> settings) {
+    this.fleetSettings = Objects.requireNonNull(settings, "settings");
+    this.fleetServices = true;
+    return this;
+  }
+
+  /** Sets the pod's namespace published in the agent registry (default: WARMGATE_POD_NAMESPACE). */
+  public WarmGate<V> podNamespace(String namespace) {
+    this.podNamespace = namespace;
+    return this;
+  }
+
+  /**
+   * Sets the pod's {@code rollouts-pod-template-hash} published in the agent registry, by which
+   * the operator's gate tells canary agents from stable ones (default: WARMGATE_POD_TEMPLATE_HASH).
+   */
+  public WarmGate<V> podTemplateHash(String hash) {
+    this.podTemplateHash = hash;
+    return this;
+  }
+
   /** Sets the time source of every TTL decision (default: the system clock); for tests. */
   public WarmGate<V> clock(InstantSource clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -359,7 +387,7 @@ public final class WarmGate<V> {
         .meterRegistry(registry)
         .writtenKeys(written)
         .clock(clock);
-    return fleet.start(new DefaultTieredCache<>(s));
+    return fleetSettings.apply(fleet).start(new DefaultTieredCache<>(s));
   }
 
   /** Counts the ids the origin answers without a value in {@code warmgate.origin.notfound}. */

@@ -19,20 +19,20 @@ import java.util.Map;
  * {@code pause: {}} and writes their status through the status subresource, as the controller
  * does when a canary reaches a step.
  */
-final class ArgoRolloutPart {
+public final class ArgoRolloutPart {
 
-  static final String STABLE_POD_HASH = "5c6d7e8f9";
-  static final String CANARY_POD_HASH = "7d9f8b6c5";
+  public static final String STABLE_POD_HASH = "5c6d7e8f9";
+  public static final String CANARY_POD_HASH = "7d9f8b6c5";
   /** Index of the {@code pause: {}} step in {@link #create}'s steps. */
   static final int GATE_STEP = 1;
 
   private final KubernetesClient client;
 
-  ArgoRolloutPart(KubernetesClient client) {
+  public ArgoRolloutPart(KubernetesClient client) {
     this.client = client;
   }
 
-  void create(String namespace, String name, int replicas) {
+  public void create(String namespace, String name, int replicas) {
     client.resource(new GenericKubernetesResourceBuilder()
         .withApiVersion(ArgoRollouts.API_VERSION).withKind("Rollout")
         .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
@@ -48,6 +48,12 @@ final class ArgoRolloutPart {
         .build()).create();
   }
 
+  /** Every pod runs the stable ReplicaSet: no release under way. */
+  public void allStable(String namespace, String name) {
+    setStatus(namespace, name, Map.of("currentPodHash", STABLE_POD_HASH,
+        "stableRS", STABLE_POD_HASH, "currentStepIndex", 3));
+  }
+
   /** The canary runs its first step (weight 20 %), before the gate. */
   void canaryBeforeGate(String namespace, String name) {
     setStatus(namespace, name, Map.of("currentPodHash", CANARY_POD_HASH,
@@ -55,7 +61,7 @@ final class ArgoRolloutPart {
   }
 
   /** The canary reached the gate step: Argo pauses it there with a CanaryPauseStep condition. */
-  void canaryAtGate(String namespace, String name, Instant pausedAt) {
+  public void canaryAtGate(String namespace, String name, Instant pausedAt) {
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("currentPodHash", CANARY_POD_HASH);
     status.put("stableRS", STABLE_POD_HASH);
@@ -66,7 +72,7 @@ final class ArgoRolloutPart {
     setStatus(namespace, name, status);
   }
 
-  void delete(String namespace, String name) {
+  public void delete(String namespace, String name) {
     rollout(namespace, name).delete();
   }
 

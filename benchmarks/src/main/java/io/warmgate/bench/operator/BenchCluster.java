@@ -18,20 +18,38 @@ import java.util.concurrent.TimeUnit;
  * A real kube-apiserver with the CachePolicy and Argo Rollouts CRDs, and a real Redis: what the
  * operator talks to in a cluster, without any controller (the benchmark plays Argo's part).
  */
-final class BenchCluster implements AutoCloseable {
+public final class BenchCluster implements AutoCloseable {
 
   private final KubeApiServer api = KubeApiServer.create();
-  private final RedisServer redis = RedisServer.create();
+  private final RedisServer redis;
+  private final boolean ownsRedis;
 
-  BenchCluster start() {
+  /** A cluster with a Redis of its own. */
+  BenchCluster() {
+    this(RedisServer.create(), true);
+  }
+
+  /** A cluster whose operator uses {@code redis}, started and closed by the caller. */
+  public BenchCluster(RedisServer redis) {
+    this(redis, false);
+  }
+
+  private BenchCluster(RedisServer redis, boolean ownsRedis) {
+    this.redis = redis;
+    this.ownsRedis = ownsRedis;
+  }
+
+  public BenchCluster start() {
     api.start();
-    redis.start();
+    if (ownsRedis) {
+      redis.start();
+    }
     installCachePolicyCrd();
     ArgoRollouts.installCrds(api.client());
     return this;
   }
 
-  KubernetesClient client() {
+  public KubernetesClient client() {
     return api.client();
   }
 
@@ -43,11 +61,11 @@ final class BenchCluster implements AutoCloseable {
     return redis;
   }
 
-  String valkeyAddress() {
+  public String valkeyAddress() {
     return redis.host() + ":" + redis.port();
   }
 
-  void createNamespace(String name) {
+  public void createNamespace(String name) {
     client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
         .endMetadata().build()).create();
   }
@@ -72,7 +90,9 @@ final class BenchCluster implements AutoCloseable {
   @Override
   public void close() {
     try {
-      redis.close();
+      if (ownsRedis) {
+        redis.close();
+      }
     } finally {
       api.close();
     }

@@ -14,12 +14,12 @@ import java.util.concurrent.TimeoutException;
  * Watches one Rollout and records {@link System#nanoTime()} when the first event shows it
  * released at the gate step. Opened before the instant it measures from, so no event is missed.
  */
-final class ReleaseWatch implements AutoCloseable {
+public final class ReleaseWatch implements AutoCloseable {
 
   private final CompletableFuture<Long> released = new CompletableFuture<>();
   private final Watch watch;
 
-  ReleaseWatch(ArgoRolloutPart argo, String namespace, String name) {
+  public ReleaseWatch(ArgoRolloutPart argo, String namespace, String name) {
     this.watch = argo.rollout(namespace, name).watch(new Watcher<>() {
       @Override
       public void eventReceived(Action action, GenericKubernetesResource rollout) {
@@ -41,7 +41,7 @@ final class ReleaseWatch implements AutoCloseable {
    *
    * @throws IllegalStateException if it does not arrive within {@code timeout}
    */
-  long awaitReleaseNanos(Duration timeout) {
+  public long awaitReleaseNanos(Duration timeout) {
     try {
       return released.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
@@ -52,6 +52,11 @@ final class ReleaseWatch implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for the release", e);
     }
+  }
+
+  /** The {@link System#nanoTime()} of the release event, or null before it arrived. */
+  public Long releasedNanos() {
+    return released.isDone() && !released.isCompletedExceptionally() ? released.join() : null;
   }
 
   @Override

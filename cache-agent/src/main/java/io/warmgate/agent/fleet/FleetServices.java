@@ -386,6 +386,29 @@ public final class FleetServices {
       return this;
     }
 
+    /**
+     * Sets how often stats and sampled hot ids are flushed to Valkey (default 5 s). Shorter means
+     * fresher gate decisions and more Valkey calls: one script per cache per flush each.
+     */
+    public Builder flushInterval(Duration interval) {
+      this.flushInterval = positive("flushInterval", interval);
+      return this;
+    }
+
+    /** Sets how often the preload worker looks for a warm job of this schema hash (default 1 s). */
+    public Builder pollInterval(Duration interval) {
+      this.pollInterval = positive("pollInterval", interval);
+      return this;
+    }
+
+    private static Duration positive(String name, Duration value) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + value);
+      }
+      return value;
+    }
+
     /** Runs the preload worker (default {@code true}). */
     public Builder preload(boolean enabled) {
       this.preload = enabled;

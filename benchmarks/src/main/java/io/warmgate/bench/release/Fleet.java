@@ -1,0 +1,78 @@
+package io.warmgate.bench.release;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The pods that receive traffic. A replaced pod leaves the rotation at once and is closed a
+ * moment later, once its lookups under way have finished, as a pod drains after its endpoint is
+ * removed.
+ */
+final class Fleet implements AutoCloseable {
+
+  private static final long DRAIN_MILLIS = 2_000;
+
+  private final ReleaseEnv env;
+  private final List<ReleasePod> live = new CopyOnWriteArrayList<>();
+  private final ExecutorService draining = Executors.newCachedThreadPool(Traffic.daemon("drain"));
+  private int started;
+
+  Fleet(ReleaseEnv env) {
+    this.env = env;
+  }
+
+  List<ReleasePod> live() {
+    return live;
+  }
+
+  /** Starts a pod of {@code version} and puts it in the rotation. */
+  ReleasePod start(ReleasePod.Version version) {
+    ReleasePod pod = new ReleasePod(version.name().toLowerCase() + "-" + started++, version, env);
+    live.add(pod);
+    return pod;
+  }
+
+  /** Starts a pod of {@code version} and then takes {@code old} out of the rotation. */
+  ReleasePod replace(ReleasePod old, ReleasePod.Version version) {
+    ReleasePod pod = start(version);
+    retire(old);
+    return pod;
+  }
+
+  /** The live pods of {@code version}. */
+  List<ReleasePod> of(ReleasePod.Version version) {
+    List<ReleasePod> pods = new ArrayList<>();
+    for (ReleasePod pod : live) {
+      if (pod.version() == version) {
+        pods.add(pod);
+      }
+    }
+    return pods;
+  }
+
+  private void retire(ReleasePod pod) {
+    live.remove(pod);
+    draining.execute(() -> {
+      try {
+        Thread.sleep(DRAIN_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      pod.close();
+    });
+  }
+
+  /** Closes every pod, live or draining. */
+  @Override
+  public void close() throws InterruptedException {
+    for (ReleasePod pod : live) {
+      retire(pod);
+    }
+    draining.shutdown();
+    draining.awaitTermination(1, TimeUnit.MINUTES);
+  }
+}

@@ -1,0 +1,136 @@
+package io.warmgate.bench.release;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The release benchmark: a schema-changing release of a K-pod fleet under steady Zipf traffic,
+ * played under each {@link Strategy} on the real Redis, Spanner emulator, kube-apiserver and
+ * operator, and what each cost the origin. Writes {@code release.json} and the chart
+ * {@code release-origin-reads.svg}, and returns the report's Markdown section.
+ */
+public final class ReleaseBench {
+
+  /** The chart's file name, in the output directory (and copied to docs/ by hack/bench.sh). */
+  public static final String CHART = "release-origin-reads.svg";
+
+  static final double READS_BAR = 1.05;
+  static final double WASTE_BAR = 0.10;
+  static final double PEAK_STEADY_FACTOR = 1.1;
+  static final double DURATION_FACTOR = 1.2;
+  /**
+   * A constant: the gate evaluates a held canary once a second, and the gate benchmark's bar for
+   * criterion met → released is 1 s; together the most a release may add to the preload itself.
+   */
+  static final double GATE_REACTION_SECONDS = 2;
+
+  private ReleaseBench() {}
+
+  /**
+   * Runs every strategy.
+   *
+   * @param overrides {@code name → value} pairs for {@link ReleaseParams#with}
+   */
+  public static String run(Path out, boolean quick, Map<String, String> overrides)
+      throws IOException, InterruptedException {
+    ReleaseParams params = quick ? ReleaseParams.quick() : ReleaseParams.full();
+    for (Map.Entry<String, String> o : overrides.entrySet()) {
+      params = params.with(o.getKey(), o.getValue());
+    }
+    Duration l2Ttl = params.scaled(Practice.L2_TTL);
+    Duration steady = l2Ttl.multipliedBy(2);
+    Duration learn = params.scaled(Practice.HOT_HALF_LIFE).multipliedBy(
+        (long) Math.ceil(params.learnHalfLives() * 1000)).dividedBy(1000);
+    List<ReleaseResult> results = new ArrayList<>();
+    long start = System.nanoTime();
+    try (ReleaseEnv env = ReleaseEnv.start(params)) {
+      for (Strategy strategy : Strategy.values()) {
+        Duration before = results.isEmpty() && learn.compareTo(steady) > 0 ? learn : steady;
+        results.add(new ReleaseRun(env, strategy).run(before));
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("params", params);
+    json.put("results", results);
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+        .writeValue(out.resolve("release.json").toFile(), json);
+    Files.writeString(out.resolve(CHART), ReleaseChart.svg(results, params.describe()));
+    return markdown(params, results, seconds);
+  }
+
+  private static String markdown(ReleaseParams p, List<ReleaseResult> results, double seconds) {
+    StringBuilder md = new StringBuilder("## Release\n\n");
+    md.append(p.describe()).append(String.format(Locale.ROOT, ". Real Redis, Spanner emulator, "
+        + "kube-apiserver and warmgate operator; the benchmark writes the Rollout's status as the "
+        + "Argo controller would. Practice durations divided by %.0f (constants, not measured): L1 "
+        + "TTL %s, L2 TTL %s, hot-set half-life %s, fixed canary wait %s, maxWait %s (onTimeout "
+        + "Promote). The old fleet learned the hot set from its own traffic for %.1f half-lives "
+        + "before the first release and serves 2 L2 TTLs before each. Window: first new pod → one L2"
+        + " TTL after the last old pod left. Origin reads count ids. Whole part: %.0f s.%n%n",
+        p.timeFactor(), human(p.scaled(Practice.L1_TTL)), human(p.scaled(Practice.L2_TTL)),
+        human(p.scaled(Practice.HOT_HALF_LIFE)), human(p.scaled(Practice.FIXED_CANARY_WAIT)),
+        human(p.scaled(Practice.MAX_WAIT)), p.learnHalfLives(), seconds));
+    md.append("| strategy | origin reads in window (new pods) | ids requested ∪ preloaded | reads per id "
+        + "| preloaded | waste | recall | steady reads/s | peak reads/s (1 s) | lookup p50 / p99 "
+        + "| release | gate | failed |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
+    for (ReleaseResult r : results) {
+      md.append(String.format(Locale.ROOT, "| %s | %,d (%,d) | %,d | **%.2f** | %,d | %s | %s | %.1f "
+          + "| %,.0f | %.1f / %.1f ms | %.1f s | %s | %,d |%n",
+          r.strategy(), r.originReads(), r.newPodReads(), r.union(), r.readsPerUnionId(),
+          r.preloaded(), r.preloaded() == 0 ? "–" : String.format(Locale.ROOT, "%,d (%.0f %%)",
+              r.wasted(), 100 * r.wasteShare()),
+          r.preloaded() == 0 ? "–" : String.format(Locale.ROOT, "%.0f %%", 100 * r.recall()),
+          r.steadyPerSecond(), r.peakPerSecond(), r.p50Millis(), r.p99Millis(), r.releaseSeconds(),
+          gate(r), r.failures()));
+    }
+    md.append(String.format(Locale.ROOT, "%nChart (origin reads/s, one line per strategy): [%s](%s).%n%n",
+        CHART, CHART));
+    ReleaseResult ours = results.stream().filter(r -> r.strategy() == Strategy.PRELOAD).findFirst()
+        .orElseThrow();
+    double readsBar = READS_BAR * ours.union();
+    double peakBar = p.preloadRate() + PEAK_STEADY_FACTOR * ours.steadyPerSecond();
+    double durationBar = DURATION_FACTOR * ours.preloaded() / p.preloadRate() + GATE_REACTION_SECONDS;
+    md.append("Bars for (e) warmgate Preload:\n\n");
+    md.append(String.format(Locale.ROOT, "- origin reads ≤ %.2f × ids requested ∪ preloaded: %,d ≤ "
+        + "%,.0f: %s.%n", READS_BAR, ours.originReads(), readsBar, met(ours.originReads() <= readsBar)));
+    md.append(String.format(Locale.ROOT, "- waste ≤ %.0f %% of the preloaded ids: %,d of %,d: %s.%n",
+        100 * WASTE_BAR, ours.wasted(), ours.preloaded(), met(ours.wasteShare() <= WASTE_BAR)));
+    md.append(String.format(Locale.ROOT, "- peak ≤ preloadRate + %.1f × steady rate = %,d + %.1f × "
+        + "%.1f = %,.0f reads/s: %,.0f: %s.%n", PEAK_STEADY_FACTOR, p.preloadRate(),
+        PEAK_STEADY_FACTOR, ours.steadyPerSecond(), peakBar, ours.peakPerSecond(),
+        met(ours.peakPerSecond() <= peakBar)));
+    md.append(String.format(Locale.ROOT, "- release ≤ %.1f × preloaded / preloadRate + %.0f s gate "
+        + "reaction (a constant) = %.1f s: %.1f s: %s.%n%n", DURATION_FACTOR,
+        GATE_REACTION_SECONDS, durationBar, ours.releaseSeconds(),
+        met(ours.releaseSeconds() <= durationBar)));
+    return md.toString();
+  }
+
+  private static String gate(ReleaseResult r) {
+    if (r.gateSeconds() == null) {
+      return "–";
+    }
+    return String.format(Locale.ROOT, "%s after %.1f s, coverage %s", r.gatePhase(), r.gateSeconds(),
+        r.coverageAtRelease() == null ? "unknown" : String.format(Locale.ROOT, "%.1f %%",
+            r.coverageAtRelease()));
+  }
+
+  private static String met(boolean met) {
+    return met ? "met" : "**missed**";
+  }
+
+  private static String human(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+  }
+}

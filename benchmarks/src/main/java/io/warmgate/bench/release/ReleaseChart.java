@@ -1,0 +1,118 @@
+package io.warmgate.bench.release;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Draws origin reads per second over time, one line per strategy, as plain SVG: the graph to hold
+ * next to the database's CPU graph. The release starts at 0 s; a dot on each line marks the last
+ * old pod leaving, a dashed line of the strategy's colour the gate's release.
+ */
+final class ReleaseChart {
+
+  private static final String[] COLOURS = {"#d62728", "#ff7f0e", "#8c564b", "#2ca02c", "#1f77b4"};
+  private static final int WIDTH = 900;
+  private static final int HEIGHT = 420;
+  private static final int LEFT = 70;
+  private static final int RIGHT = 230;
+  private static final int TOP = 40;
+  private static final int BOTTOM = 50;
+
+  private ReleaseChart() {}
+
+  static String svg(List<ReleaseResult> results, String subtitle) {
+    int lead = results.get(0).leadSeconds();
+    int seconds = results.stream().mapToInt(r -> r.timeline().size()).max().orElse(1);
+    long top = Math.max(1, results.stream().flatMap(r -> r.timeline().stream())
+        .mapToLong(Long::longValue).max().orElse(1));
+    long yMax = niceCeiling(top);
+    double plotW = WIDTH - LEFT - RIGHT;
+    double plotH = HEIGHT - TOP - BOTTOM;
+    StringBuilder svg = new StringBuilder();
+    svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+        + "height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">%n", WIDTH, HEIGHT));
+    svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"15\" font-weight=\"bold\">"
+        + "Origin reads per second during a schema-changing release</text>%n", LEFT));
+    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"33\" fill=\"#555\">%s</text>%n", LEFT,
+        escape(subtitle)));
+    // Axes, grid and labels.
+    for (int i = 0; i <= 5; i++) {
+      double y = TOP + plotH - plotH * i / 5;
+      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+          + "stroke=\"#e5e5e5\"/>%n<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%,d</text>%n",
+          LEFT, y, LEFT + plotW, y, LEFT - 6, y + 4, yMax * i / 5));
+    }
+    int step = Math.max(5, (int) Math.ceil(seconds / 12.0 / 5) * 5);
+    for (int s = -lead; s <= seconds - lead; s++) {
+      if (s % step == 0) {
+        double x = LEFT + plotW * (s + lead) / seconds;
+        svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+            + "%d</text>%n", x, TOP + plotH + 16, s));
+      }
+    }
+    svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">seconds "
+        + "since the first new pod (compressed time)</text>%n", LEFT + plotW / 2, HEIGHT - 12));
+    svg.append(String.format(Locale.ROOT, "<text transform=\"translate(16,%.1f) rotate(-90)\" "
+        + "text-anchor=\"middle\">origin reads/s (ids)</text>%n", TOP + plotH / 2));
+    svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" "
+        + "fill=\"none\" stroke=\"#999\"/>%n", LEFT, TOP, plotW, plotH));
+    double x0 = LEFT + plotW * lead / seconds;
+    svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" "
+        + "stroke=\"#000\" stroke-width=\"1.5\"/>%n<text x=\"%.1f\" y=\"%d\">release starts</text>%n",
+        x0, TOP, x0, TOP + plotH, x0 + 4, TOP + 12));
+    for (int i = 0; i < results.size(); i++) {
+      ReleaseResult r = results.get(i);
+      String colour = COLOURS[i % COLOURS.length];
+      StringBuilder points = new StringBuilder();
+      for (int s = 0; s < r.timeline().size(); s++) {
+        double x = LEFT + plotW * (s + 0.5) / seconds;
+        double y = TOP + plotH - plotH * r.timeline().get(s) / yMax;
+        points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+      }
+      svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+          + "points=\"%s\"/>%n", colour, points.toString().trim()));
+      double xDone = x0 + plotW * r.releaseSeconds() / seconds;
+      int bucket = (int) Math.min(r.timeline().size() - 1, lead + Math.floor(r.releaseSeconds()));
+      double yDone = TOP + plotH - plotH * r.timeline().get(bucket) / yMax;
+      svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>%n",
+          xDone, yDone, colour));
+      if (r.gateSeconds() != null) {
+        double xGate = x0 + plotW * r.gateSeconds() / seconds;
+        svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" "
+            + "stroke=\"%s\" stroke-dasharray=\"5,4\"/>%n", xGate, TOP, xGate, TOP + plotH, colour));
+      }
+      double ly = TOP + 14 + i * 34;
+      svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+          + "stroke=\"%s\" stroke-width=\"3\"/>%n<text x=\"%.1f\" y=\"%.1f\">%s</text>%n"
+          + "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">%,d reads, peak %,.0f/s</text>%n",
+          LEFT + plotW + 12, ly, LEFT + plotW + 32, ly, colour, LEFT + plotW + 38, ly + 4,
+          escape(r.strategy().toString()), LEFT + plotW + 38, ly + 18, r.originReads(),
+          r.peakPerSecond()));
+    }
+    double ny = TOP + 14 + results.size() * 34;
+    svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">dot: last old pod"
+        + " gone</text>%n<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">dashed: gate released</text>%n",
+        LEFT + plotW + 12, ny, LEFT + plotW + 12, ny + 16));
+    svg.append("</svg>\n");
+    return svg.toString();
+  }
+
+  /** 1, 2 or 5 times a power of ten, at least {@code value}. */
+  private static long niceCeiling(long value) {
+    long power = 1;
+    while (power * 10 < value) {
+      power *= 10;
+    }
+    for (long m : new long[] {1, 2, 5, 10}) {
+      if (m * power >= value) {
+        return m * power;
+      }
+    }
+    return 10 * power;
+  }
+
+  private static String escape(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+}

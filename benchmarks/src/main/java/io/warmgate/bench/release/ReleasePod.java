@@ -1,0 +1,138 @@
+package io.warmgate.bench.release;
+
+import com.google.cloud.NoCredentials;
+import com.google.cloud.spanner.DatabaseId;
+import com.google.cloud.spanner.Spanner;
+import com.google.cloud.spanner.SpannerOptions;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.warmgate.agent.Origin;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.deal.Deal;
+import io.warmgate.agent.deal.SpannerDealOrigin;
+import io.warmgate.agent.hot.HotKeys;
+import io.warmgate.testing.SpannerEmulator;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One pod of the fleet: its own Spanner client, its own cache (L1, Valkey connections, meters)
+ * with the fleet services a real pod runs (registry heartbeat under its pod-template hash, stats,
+ * hot-key sampling, preload worker), all on the compressed clock of the benchmark. Only Redis,
+ * the emulator and the {@link OriginLog} are shared.
+ */
+final class ReleasePod implements AutoCloseable {
+
+  /** The two versions of the app: the cached type and the ReplicaSet's pod-template hash. */
+  enum Version {
+    OLD, NEW;
+
+    boolean isNew() {
+      return this == NEW;
+    }
+  }
+
+  /** As in the fleet benchmark: a shared 2-core machine needs more than the 20 ms default. */
+  static final Duration L2_TIMEOUT = Duration.ofMillis(250);
+  private static final Duration ORIGIN_TIMEOUT = Duration.ofSeconds(60);
+
+  private final String name;
+  private final Version version;
+  private final Spanner spanner;
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  private final TieredCache<?> cache;
+
+  ReleasePod(String name, Version version, ReleaseEnv env) {
+    this.name = name;
+    this.version = version;
+    spanner = SpannerOptions.newBuilder()
+        .setProjectId(SpannerEmulator.PROJECT_ID)
+        .setEmulatorHost(env.emulatorHost())
+        .setCredentials(NoCredentials.getInstance())
+        .build()
+        .getService();
+    SpannerDealOrigin deals = new SpannerDealOrigin(spanner.getDatabaseClient(DatabaseId.of(
+        SpannerEmulator.PROJECT_ID, SpannerEmulator.INSTANCE_ID, SpannerEmulator.DEFAULT_DATABASE_ID)),
+        ORIGIN_TIMEOUT);
+    cache = version.isNew()
+        ? configure(WarmGate.newBuilder(NewDeal.class, env.origins().wrap(newVersion(deals), true)), env)
+        : configure(WarmGate.newBuilder(Deal.class, env.origins().wrap(deals, false)), env);
+  }
+
+  private static Origin<NewDeal> newVersion(Origin<Deal> deals) {
+    return ids -> {
+      Map<String, NewDeal> out = new LinkedHashMap<>();
+      deals.loadAll(ids).forEach((id, deal) -> out.put(id, new NewDeal(deal, "even")));
+      return out;
+    };
+  }
+
+  private <V> TieredCache<V> configure(WarmGate<V> builder, ReleaseEnv env) {
+    ReleaseParams p = env.params();
+    Duration halfLife = p.scaled(Practice.HOT_HALF_LIFE);
+    return builder.cacheName(ReleaseEnv.CACHE_NAME)
+        .valkeyUri(env.redisUri())
+        .podName(name)
+        .podNamespace(ReleaseEnv.NAMESPACE)
+        .podTemplateHash(version.isNew() ? ReleaseEnv.NEW_POD_HASH : ReleaseEnv.OLD_POD_HASH)
+        .l1Ttl(p.scaled(Practice.L1_TTL))
+        .l2Ttl(p.scaled(Practice.L2_TTL))
+        .refreshAhead(p.scaled(Practice.REFRESH_AHEAD))
+        .lockTtl(p.scaled(Practice.LOCK_TTL))
+        .maxStaleness(p.scaled(Practice.MAX_STALENESS))
+        .l2Timeout(L2_TIMEOUT)
+        .meterRegistry(meters)
+        .fleetServices(fleet -> fleet
+            .hotKeys(new HotKeys(HotKeys.DEFAULT_SAMPLE_PERIOD, HotKeys.DEFAULT_BUFFER_SIZE,
+                HotKeys.DEFAULT_CAPACITY, halfLife))
+            .flushInterval(p.scaled(Practice.FLUSH_INTERVAL))
+            .pollInterval(p.scaled(Practice.POLL_INTERVAL)))
+        .build();
+  }
+
+  String name() {
+    return name;
+  }
+
+  Version version() {
+    return version;
+  }
+
+  String schemaHash() {
+    return cache.schemaHash();
+  }
+
+  /** One lookup, as the app makes it. */
+  void lookup(String id) {
+    cache.get(id);
+  }
+
+  /** Lookups L1 answered, and all lookups, since the pod started. */
+  long l1Hits() {
+    return count("hit");
+  }
+
+  long lookups() {
+    return count("hit") + count("miss");
+  }
+
+  private long count(String result) {
+    return (long) meters.find("warmgate.cache.gets").tags("tier", "l1", "result", result).counters()
+        .stream().mapToDouble(c -> c.count()).sum();
+  }
+
+  @Override
+  public void close() {
+    try {
+      cache.close();
+    } finally {
+      spanner.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name + " (" + version + ")";
+  }
+}

@@ -1,0 +1,44 @@
+package io.warmgate.bench.release;
+
+import java.util.List;
+
+/**
+ * What one release cost, over its window: from the first new pod until one L2 TTL after the last
+ * old pod left. Origin reads count ids (a batch of 100 ids is 100 reads).
+ *
+ * @param originReads ids read from the origin in the window, by old and new pods
+ * @param newPodReads the part of {@code originReads} read by new-version pods (preload included)
+ * @param requested distinct ids looked up in the window, by any pod
+ * @param union distinct ids in (requested ∪ preloaded): what a release must read at least once
+ * @param preloaded ids of the warm job (0 without one)
+ * @param wasted preloaded ids no new pod looked up in the window
+ * @param requestedByNew distinct ids new pods looked up in the window
+ * @param recalled ids of {@code requestedByNew} that were preloaded
+ * @param steadyPerSecond origin reads/s of the old fleet in steady state, before the release
+ * @param peakPerSecond the most origin reads in one 1-second bucket of the window
+ * @param timeline origin reads per 1-second bucket, from {@code leadSeconds} before the release
+ * @param releaseSeconds first new pod → last old pod gone
+ * @param gateSeconds first new pod → the gate released the canary (null when not gated)
+ * @param gatePhase the gate's phase at release (null when not gated)
+ * @param coverageAtRelease the coverage the gate reported at release, % (null when not gated)
+ */
+record ReleaseResult(Strategy strategy, long originReads, long newPodReads, long requested,
+    long union, long preloaded, long wasted, long requestedByNew, long recalled,
+    double steadyPerSecond, double peakPerSecond, List<Long> timeline, int leadSeconds,
+    long lookups, long failures, double p50Millis, double p99Millis, double releaseSeconds,
+    double windowSeconds, Double gateSeconds, String gatePhase, Double coverageAtRelease) {
+
+  double readsPerUnionId() {
+    return union == 0 ? 0 : (double) originReads / union;
+  }
+
+  /** Share of the preloaded ids that no new pod asked for, or 0 without a preload. */
+  double wasteShare() {
+    return preloaded == 0 ? 0 : (double) wasted / preloaded;
+  }
+
+  /** Share of the ids new pods asked for that were preloaded. */
+  double recall() {
+    return requestedByNew == 0 ? 0 : (double) recalled / requestedByNew;
+  }
+}

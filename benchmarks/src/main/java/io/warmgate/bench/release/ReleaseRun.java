@@ -1,0 +1,248 @@
+package io.warmgate.bench.release;
+
+import io.warmgate.bench.ZipfIds;
+import io.warmgate.bench.operator.ArgoRolloutPart;
+import io.warmgate.bench.operator.BenchPolicies;
+import io.warmgate.bench.operator.ReleaseWatch;
+import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.GateStatus;
+import io.warmgate.operator.model.TimeoutAction;
+import io.warmgate.operator.model.WarmupMode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Plays one release under one {@link Strategy}: an old-schema fleet of K pods serves steady
+ * traffic, then new-schema pods replace it while the traffic goes on; the window ends one L2 TTL
+ * after the last old pod left. The gated strategies run the real operator's gate on a Rollout
+ * whose status the benchmark writes as the Argo controller would.
+ */
+final class ReleaseRun {
+
+  /** Seconds of the timeline shown before the release starts. */
+  static final int LEAD_SECONDS = 5;
+  private static final String ROLLOUT = "deal-service";
+
+  private final ReleaseEnv env;
+  private final ReleaseParams p;
+  private final Strategy strategy;
+  private final Duration l2Ttl;
+
+  ReleaseRun(ReleaseEnv env, Strategy strategy) {
+    this.env = env;
+    this.p = env.params();
+    this.strategy = strategy;
+    this.l2Ttl = p.scaled(Practice.L2_TTL);
+  }
+
+  /**
+   * Runs the release.
+   *
+   * @param steady how long the old fleet serves before the release; the steady origin rate is
+   *     taken over its last L2 TTL
+   */
+  ReleaseResult run(Duration steady) throws InterruptedException {
+    env.resetKeys();
+    String policy = "release-" + strategy.letter;
+    if (strategy.gated()) {
+      createGate(policy);
+    }
+    ZipfIds ids = new ZipfIds(p.deals(), p.skew(), p.seed());
+    try (Fleet fleet = new Fleet(env)) {
+      for (int i = 0; i < p.agents(); i++) {
+        fleet.start(ReleasePod.Version.OLD);
+      }
+      try (Traffic traffic = new Traffic(ids, p.rate(), fleet, p.seed() + strategy.ordinal())) {
+        Thread.sleep(steady.toMillis());
+        long t0 = System.currentTimeMillis();
+        double steadyL1 = l1HitRatio(fleet.live());
+        Gate gate = release(fleet, policy, steadyL1);
+        long released = System.currentTimeMillis();
+        Thread.sleep(l2Ttl.toMillis());
+        long end = System.currentTimeMillis();
+        traffic.close();
+        return measure(traffic, t0, released, end, gate);
+      }
+    } finally {
+      if (strategy.gated()) {
+        env.policies().delete(ReleaseEnv.NAMESPACE, policy);
+        env.argo().delete(ReleaseEnv.NAMESPACE, ROLLOUT);
+      }
+    }
+  }
+
+  /** What the gate did: when it released (ms after the first new pod), its phase and coverage. */
+  private record Gate(Double seconds, String phase, Double coverage, List<String> preloaded) {
+    static final Gate NONE = new Gate(null, null, null, List.of());
+  }
+
+  private Gate release(Fleet fleet, String policy, double steadyL1) throws InterruptedException {
+    long t0 = System.nanoTime();
+    List<ReleasePod> old = fleet.of(ReleasePod.Version.OLD);
+    switch (strategy) {
+      case ALL_AT_ONCE -> {
+        old.forEach(pod -> fleet.replace(pod, ReleasePod.Version.NEW));
+        return Gate.NONE;
+      }
+      case ONE_BY_ONE -> {
+        for (ReleasePod pod : old) {
+          awaitL1Warm(fleet.replace(pod, ReleasePod.Version.NEW), steadyL1);
+        }
+        return Gate.NONE;
+      }
+      case FIXED_WAIT -> {
+        fleet.replace(old.get(0), ReleasePod.Version.NEW);
+        Thread.sleep(p.scaled(Practice.FIXED_CANARY_WAIT).toMillis());
+        old.subList(1, old.size()).forEach(pod -> fleet.replace(pod, ReleasePod.Version.NEW));
+        return Gate.NONE;
+      }
+      case ORGANIC, PRELOAD -> {
+        ArgoRolloutPart argo = env.argo();
+        ReleasePod canary;
+        long releasedNanos;
+        try (ReleaseWatch watch = new ReleaseWatch(argo, ReleaseEnv.NAMESPACE, ROLLOUT)) {
+          canary = fleet.replace(old.get(0), ReleasePod.Version.NEW);
+          argo.canaryAtGate(ReleaseEnv.NAMESPACE, ROLLOUT, Instant.now());
+          releasedNanos = watch.awaitReleaseNanos(p.scaled(Practice.MAX_WAIT).plusMinutes(2));
+        }
+        GateStatus status = gateStatus(policy);
+        old.subList(1, old.size()).forEach(pod -> fleet.replace(pod, ReleasePod.Version.NEW));
+        return new Gate((releasedNanos - t0) / 1e9,
+            status == null || status.getPhase() == null ? "unknown" : status.getPhase().name(),
+            status == null ? null : status.getCoverage(), env.warmJobIds(canary.schemaHash()));
+      }
+      default -> throw new IllegalStateException("unknown strategy " + strategy);
+    }
+  }
+
+  /** The gate's status once it reports the release (it writes status after the patch). */
+  private GateStatus gateStatus(String policy) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    GateStatus status = null;
+    while (System.nanoTime() < deadline) {
+      CachePolicy seen = env.policies().get(ReleaseEnv.NAMESPACE, policy);
+      status = seen == null || seen.getStatus() == null ? null : seen.getStatus().getGate();
+      if (status != null && status.getReleasedAt() != null) {
+        return status;
+      }
+      Thread.sleep(50);
+    }
+    return status;
+  }
+
+  private void createGate(String policy) {
+    ArgoRolloutPart argo = env.argo();
+    argo.create(ReleaseEnv.NAMESPACE, ROLLOUT, p.agents());
+    argo.allStable(ReleaseEnv.NAMESPACE, ROLLOUT);
+    BenchPolicies policies = env.policies();
+    policies.create(ReleaseEnv.NAMESPACE, policy, ROLLOUT, ReleaseEnv.CACHE_NAME, spec -> {
+      spec.setL1Ttl(duration(p.scaled(Practice.L1_TTL)));
+      spec.setL2Ttl(duration(l2Ttl));
+      spec.setRefreshAhead(duration(p.scaled(Practice.REFRESH_AHEAD)));
+      spec.setLockTtl(duration(p.scaled(Practice.LOCK_TTL)));
+      spec.setMaxStaleness(duration(p.scaled(Practice.MAX_STALENESS)));
+    }, warmup -> {
+      warmup.setMode(strategy == Strategy.PRELOAD ? WarmupMode.Preload : WarmupMode.Organic);
+      warmup.setHotSetSize(p.hotSetSize());
+      warmup.setPreloadRate(p.preloadRate());
+      warmup.setMaxWait(duration(p.scaled(Practice.MAX_WAIT)));
+      // The benchmark must finish: a gate that never warms is released at maxWait and reported
+      // with its phase (TimedOut), not held.
+      warmup.setOnTimeout(TimeoutAction.Promote);
+    });
+  }
+
+  /** A Kubernetes-style duration in whole milliseconds, as the CRD accepts. */
+  private static String duration(Duration d) {
+    return Math.max(1, d.toMillis()) + "ms";
+  }
+
+  /**
+   * Waits until {@code pod}'s L1 answers, over the last second, at least 95 % of the share the old
+   * fleet's L1 answered in steady state, or at most the practice's cap per pod.
+   */
+  private void awaitL1Warm(ReleasePod pod, double steadyL1) throws InterruptedException {
+    long deadline = System.nanoTime() + p.scaled(Practice.POD_WARM_CAP).toNanos();
+    long[] hits = new long[11];
+    long[] all = new long[11];
+    int tick = 0;
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      hits[tick % 11] = pod.l1Hits();
+      all[tick % 11] = pod.lookups();
+      tick++;
+      if (tick >= 11) {
+        int oldest = tick % 11;
+        int newest = (tick - 1) % 11;
+        long lookups = all[newest] - all[oldest];
+        if (lookups > 0 && (double) (hits[newest] - hits[oldest]) / lookups >= 0.95 * steadyL1) {
+          return;
+        }
+      }
+    }
+  }
+
+  private static double l1HitRatio(List<ReleasePod> pods) {
+    long hits = pods.stream().mapToLong(ReleasePod::l1Hits).sum();
+    long lookups = pods.stream().mapToLong(ReleasePod::lookups).sum();
+    return lookups == 0 ? 0 : (double) hits / lookups;
+  }
+
+  private ReleaseResult measure(Traffic traffic, long t0, long released, long end, Gate gate) {
+    OriginLog origins = env.origins();
+    List<OriginLog.Read> reads = origins.between(t0, end);
+    long originReads = reads.stream().mapToLong(r -> r.ids().size()).sum();
+    long newPodReads = reads.stream().filter(OriginLog.Read::byNewPod)
+        .mapToLong(r -> r.ids().size()).sum();
+    long steadyFrom = t0 - l2Ttl.toMillis();
+    double steadyPerSecond = origins.idsBetween(steadyFrom, t0) / ((t0 - steadyFrom) / 1000.0);
+
+    List<Long> timeline = new ArrayList<>();
+    long peak = 0;
+    for (long from = t0 - LEAD_SECONDS * 1000L; from < end; from += 1000) {
+      long n = origins.idsBetween(from, Math.min(from + 1000, end));
+      timeline.add(n);
+      if (from >= t0) {
+        peak = Math.max(peak, n);
+      }
+    }
+
+    List<Traffic.Lookup> lookups = traffic.between(t0, end);
+    Set<String> requested = new HashSet<>();
+    Set<String> requestedByNew = new HashSet<>();
+    long failures = 0;
+    long[] latencies = new long[lookups.size()];
+    for (int i = 0; i < lookups.size(); i++) {
+      Traffic.Lookup l = lookups.get(i);
+      requested.add(l.id());
+      if (l.byNewPod()) {
+        requestedByNew.add(l.id());
+      }
+      if (l.failed()) {
+        failures++;
+      }
+      latencies[i] = l.latencyMicros();
+    }
+    Arrays.sort(latencies);
+    Set<String> preloaded = new HashSet<>(gate.preloaded());
+    Set<String> union = new HashSet<>(requested);
+    union.addAll(preloaded);
+    long wasted = preloaded.stream().filter(id -> !requestedByNew.contains(id)).count();
+    long recalled = requestedByNew.stream().filter(preloaded::contains).count();
+    return new ReleaseResult(strategy, originReads, newPodReads, requested.size(), union.size(),
+        preloaded.size(), wasted, requestedByNew.size(), recalled, steadyPerSecond, peak,
+        List.copyOf(timeline), LEAD_SECONDS, lookups.size(), failures,
+        percentile(latencies, 0.50) / 1000.0, percentile(latencies, 0.99) / 1000.0,
+        (released - t0) / 1000.0, (end - t0) / 1000.0, gate.seconds(), gate.phase(),
+        gate.coverage());
+  }
+
+  private static long percentile(long[] sorted, double q) {
+    return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  }
+}
