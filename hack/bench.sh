@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs warmgate's benchmarks and writes benchmarks/target/bench/report.md (+ JSON per part):
-# JMH data path, fleet cold start, expiry stampede, preload, rollout gate and operator footprint,
+# JMH data path, fleet cold start, expiry stampede, preload, release, rollout gate and operator footprint,
 # each beside its baseline from the same run. About 15 minutes on 2 cores.
 # Settings: BENCH_QUICK=1 for a short smoke run (CI); BENCH_OUT (default benchmarks/target/bench).
-# Arguments go to the runner: --only jmh,fleet,operator, and the fleet's --agents K --deals N
-# --skew S --requests R --seed X (e.g. hack/bench.sh --only fleet --agents 16).
+# Arguments go to the runner: --only jmh,fleet,release,operator, the fleet's --agents K --deals N
+# --skew S --requests R --seed X (e.g. hack/bench.sh --only fleet --agents 16) and the release's
+# --release-<name> value (agents, deals, skew, rate, hot-set-size, preload-rate, time-factor, ...).
+# A full run with no arguments also rewrites README's Performance table, docs/benchmark-report.md
+# and docs/release-origin-reads.svg.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cd "$WARMGATE_ROOT"
@@ -18,3 +21,20 @@ timed "benchmarks" java -Dwarmgate.repo.dir="$WARMGATE_ROOT" \
   -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \
   -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
   io.warmgate.bench.BenchMain "${args[@]}" "$@"
+
+# A full run of every part regenerates the README's Performance table, the report kept in docs/
+# and the release chart: no figure there is typed by hand.
+out="${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}"
+if [[ -f "$out/summary.md" && "${BENCH_QUICK:-0}" != 1 && $# -eq 0 ]]; then
+  log "copying the figures into README.md and docs/"
+  python3 - "$WARMGATE_ROOT/README.md" "$out/summary.md" <<'PY'
+import sys
+readme, summary = sys.argv[1], open(sys.argv[2]).read()
+text = open(readme).read()
+begin, end = "<!-- bench:summary:begin -->\n", "<!-- bench:summary:end -->"
+i, j = text.index(begin) + len(begin), text.index(end)
+open(readme, "w").write(text[:i] + summary + text[j:])
+PY
+  cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-report.md"
+  cp "$out/release-origin-reads.svg" "$WARMGATE_ROOT/docs/release-origin-reads.svg"
+fi

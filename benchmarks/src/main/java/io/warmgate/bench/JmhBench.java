@@ -2,10 +2,12 @@ package io.warmgate.bench;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -24,26 +26,32 @@ final class JmhBench {
 
   private static final int[] THREADS = {1, 2, 16};
 
-  /** One comparison: our benchmark method against the baseline method of the same class. */
-  private record Pair(String benchmarkClass, String baseline, String ours, String bar, double maxRatio) {}
+  /**
+   * One comparison: our benchmark method against the baseline method of the same class, with the
+   * design's bars on the time ratio and, where one is set (not NaN), on the allocation ratio.
+   */
+  private record Pair(String benchmarkClass, String baseline, String ours, String bar, double maxRatio,
+      double maxAllocRatio) {}
 
   private static final List<Pair> PAIRS = List.of(
       new Pair(L1HitBenchmark.class.getName(), "caffeineGetIfPresent", "warmgateGet",
-          "L1 hit `get` vs Caffeine `getIfPresent`", 1.5),
+          "L1 hit `get` vs Caffeine `getIfPresent`", 1.2, Double.NaN),
       new Pair(L2HitBenchmark.class.getName(), "lettuceGet", "warmgateGet",
-          "L2 hit (L1 miss) `get` vs Lettuce `GET` round trip", 1.3));
+          "L2 hit (L1 miss) `get` vs Lettuce `GET` round trip", 1.1, 2.0));
+  /** Forks of a full run: JMH's error needs several JVMs, each with its own JIT decisions. */
+  static final int FORKS = 3;
 
   private JmhBench() {}
 
   /** Runs the benchmarks ({@code quick}: short iterations) and returns the Markdown section. */
-  static String run(Path out, boolean quick) throws RunnerException {
+  static String run(Path out, boolean quick, Summary summary) throws RunnerException {
     Map<String, Score> scores = new LinkedHashMap<>();
     for (int threads : THREADS) {
       ChainedOptionsBuilder options = new OptionsBuilder()
           .include(L1HitBenchmark.class.getSimpleName())
           .include(L2HitBenchmark.class.getSimpleName())
           .threads(threads)
-          .forks(1)
+          .forks(quick ? 1 : FORKS)
           .addProfiler(GCProfiler.class)
           .resultFormat(ResultFormatType.JSON)
           .result(out.resolve("jmh-threads-" + threads + ".json").toString());
@@ -51,8 +59,8 @@ final class JmhBench {
         options.warmupIterations(1).warmupTime(TimeValue.seconds(1))
             .measurementIterations(2).measurementTime(TimeValue.seconds(1));
       } else {
-        options.warmupIterations(3).warmupTime(TimeValue.seconds(3))
-            .measurementIterations(5).measurementTime(TimeValue.seconds(3));
+        options.warmupIterations(2).warmupTime(TimeValue.seconds(2))
+            .measurementIterations(3).measurementTime(TimeValue.seconds(2));
       }
       for (RunResult result : new Runner(options.build()).run()) {
         String benchmark = result.getParams().getBenchmark();
@@ -62,6 +70,7 @@ final class JmhBench {
             primary.getScoreUnit(), alloc == null ? Double.NaN : alloc.getScore()));
       }
     }
+    summarize(scores, summary);
     return report(scores);
   }
 
@@ -69,9 +78,11 @@ final class JmhBench {
 
   private static String report(Map<String, Score> scores) {
     StringBuilder md = new StringBuilder("## Data path (JMH)\n\n");
-    md.append("Average time per lookup, same JVM and run for both columns; allocation from JMH's GC profiler.\n\n");
-    md.append("| comparison | threads | baseline | ours | ratio | bar | baseline B/op | ours B/op |\n");
-    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    md.append("Average time per lookup (± JMH's 99.9 % error), same JVMs and run for both columns; "
+        + "allocation per lookup from JMH's GC profiler.\n\n");
+    md.append("| comparison | threads | baseline | ours | ratio | bar | baseline B/op | ours B/op "
+        + "| alloc ratio (bar) |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     List<String> missed = new ArrayList<>();
     for (Pair pair : PAIRS) {
       for (int threads : THREADS) {
@@ -84,10 +95,15 @@ final class JmhBench {
         if (ratio > pair.maxRatio()) {
           missed.add(pair.bar() + " at " + threads + " threads: " + fmt(ratio) + "×");
         }
-        md.append(String.format(Locale.ROOT, "| %s | %d | %s ± %s %s | %s ± %s %s | %s× | ≤ %s× | %s | %s |%n",
+        double allocRatio = ours.bytesPerOp() / base.bytesPerOp();
+        if (!Double.isNaN(pair.maxAllocRatio()) && !(allocRatio <= pair.maxAllocRatio())) {
+          missed.add(pair.bar() + " allocation at " + threads + " threads: " + fmt(allocRatio) + "×");
+        }
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s ± %s %s | %s ± %s %s | %s× | ≤ %s× | %s | %s | %s× (%s) |%n",
             pair.bar(), threads, fmt(base.value()), fmt(base.error()), base.unit(),
             fmt(ours.value()), fmt(ours.error()), ours.unit(), fmt(ratio), fmt(pair.maxRatio()),
-            fmt(base.bytesPerOp()), fmt(ours.bytesPerOp())));
+            fmt(base.bytesPerOp()), fmt(ours.bytesPerOp()), fmt(allocRatio),
+            Double.isNaN(pair.maxAllocRatio()) ? "none" : "≤ " + fmt(pair.maxAllocRatio()) + "×"));
       }
     }
     md.append('\n').append(missed.isEmpty() ? "Every ratio is within its bar.\n"
@@ -95,8 +111,44 @@ final class JmhBench {
     return md.toString();
   }
 
+  /** One row per comparison: every thread count's time, ratio and (where barred) allocation. */
+  private static void summarize(Map<String, Score> scores, Summary summary) {
+    for (Pair pair : PAIRS) {
+      List<String> base = new ArrayList<>();
+      List<String> ours = new ArrayList<>();
+      List<String> ratios = new ArrayList<>();
+      List<String> baseAlloc = new ArrayList<>();
+      List<String> oursAlloc = new ArrayList<>();
+      String unit = "";
+      for (int threads : THREADS) {
+        Score b = scores.get(pair.benchmarkClass() + "." + pair.baseline() + "@" + threads);
+        Score o = scores.get(pair.benchmarkClass() + "." + pair.ours() + "@" + threads);
+        if (b == null || o == null) {
+          continue;
+        }
+        unit = b.unit().replace("/op", "");
+        base.add(fmt(b.value()) + " ± " + fmt(b.error()));
+        ours.add(fmt(o.value()) + " ± " + fmt(o.error()));
+        ratios.add(fmt(o.value() / b.value()) + "×");
+        baseAlloc.add(fmt(b.bytesPerOp()));
+        oursAlloc.add(fmt(o.bytesPerOp()));
+      }
+      if (base.isEmpty()) {
+        continue;
+      }
+      boolean alloc = !Double.isNaN(pair.maxAllocRatio());
+      String threads = Arrays.stream(THREADS).mapToObj(Integer::toString)
+          .collect(Collectors.joining(" / "));
+      summary.add(pair.bar() + ", " + threads + " threads" + (alloc ? "; bytes per lookup" : ""),
+          String.join(" / ", base) + " " + unit + (alloc ? "; " + String.join(" / ", baseAlloc) + " B" : ""),
+          String.join(" / ", ours) + " " + unit + " (" + String.join(" / ", ratios) + ")"
+              + (alloc ? "; " + String.join(" / ", oursAlloc) + " B" : ""),
+          "≤ " + fmt(pair.maxRatio()) + "×" + (alloc ? ", ≤ " + fmt(pair.maxAllocRatio()) + "× bytes" : ""));
+    }
+  }
+
   private static String fmt(double v) {
-    if (Double.isNaN(v)) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
       return "n/a";
     }
     return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);

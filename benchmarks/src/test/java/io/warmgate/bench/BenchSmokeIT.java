@@ -43,8 +43,9 @@ class BenchSmokeIT {
   @Test
   void everyPartReports() {
     assertThat(report).contains("## Data path (JMH)", "## Fleet cold start", "## Expiry stampede",
-        "## Preload", "## Operator", "warm criterion met → pause released");
+        "## Preload", "## Release", "## Operator", "warm criterion met → pause released");
     assertThat(OUT.resolve("fleet.json")).exists();
+    assertThat(OUT.resolve("release.json")).exists();
     assertThat(OUT.resolve("jmh-threads-1.json")).exists();
     assertThat(OUT.resolve("operator.json")).exists();
   }
@@ -77,8 +78,38 @@ class BenchSmokeIT {
     assertThat(cell("refresh-ahead under the Valkey lock", 6)).as("failed lookups, lock").isZero();
   }
 
+  @Test
+  void releaseChartHasOneLinePerStrategy() throws Exception {
+    String svg = Files.readString(OUT.resolve("release-origin-reads.svg"));
+    assertThat(svg.split("<polyline", -1)).as("polylines").hasSize(6);
+    for (String strategy : new String[] {"(a) all new pods at once", "(b) one pod at a time",
+        "(c) canary fills L2", "(d) warmgate Organic", "(e) warmgate Preload"}) {
+      assertThat(svg).contains(strategy);
+      assertThat(cell(strategy, 12)).as("failed lookups, %s", strategy).isZero();
+    }
+  }
+
+  @Test
+  void preloadReleaseIsGatedByAWarmJobTheOperatorOpened() {
+    // The operator's gate opened a warm job (preloaded ids), the canary's worker filled it and the
+    // gate released the rollout once coverage was reached, not at maxWait.
+    assertThat(cell("(e) warmgate Preload", 4)).as("preloaded ids").isPositive();
+    assertThat(row("(e) warmgate Preload")).contains("Promoted after");
+    // Every preloaded id counts in the union, so it can never be smaller than the preload.
+    assertThat(cell("(e) warmgate Preload", 2)).isGreaterThanOrEqualTo(cell("(e) warmgate Preload", 4));
+  }
+
   private static double readsPerDistinctKey(String fleet) {
     return cell(fleet, 7);
+  }
+
+  private static String row(String label) {
+    for (String line : report.split("\n")) {
+      if (line.startsWith("| ") && line.contains(label)) {
+        return line;
+      }
+    }
+    throw new AssertionError("no row '" + label + "' in the report:\n" + report);
   }
 
   /** The figure in column {@code column} (the label is column 0) of the first row naming {@code label}. */

@@ -2,6 +2,7 @@ package io.warmgate.bench.fleet;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.warmgate.bench.Summary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +24,10 @@ public final class FleetBench {
    */
   public record Report(String markdown, double preloadIdsPerSecond) {}
 
-  private static final double COLD_START_BAR = 1.05;
-  private static final double STAMPEDE_BAR = 1.1;
-  private static final double PRELOAD_BAR = 10;
+  private static final double COLD_START_BAR = 1.02;
+  private static final double STAMPEDE_BAR = 1.05;
+  /** The worker uncapped against the origin's own uncapped batched rate. */
+  private static final double PRELOAD_SHARE_BAR = 0.8;
 
   private FleetBench() {}
 
@@ -34,7 +36,7 @@ public final class FleetBench {
    *
    * @param overrides {@code name → value} pairs for {@link FleetParams#with}
    */
-  public static Report run(Path out, boolean quick, Map<String, String> overrides)
+  public static Report run(Path out, boolean quick, Map<String, String> overrides, Summary summary)
       throws IOException, InterruptedException {
     FleetParams params = quick ? FleetParams.quick() : FleetParams.full();
     for (Map.Entry<String, String> o : overrides.entrySet()) {
@@ -56,36 +58,56 @@ public final class FleetBench {
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
         .writeValue(out.resolve("fleet.json").toFile(), json);
     StringBuilder md = new StringBuilder();
-    coldStart(md, params, coldStart);
-    stampede(md, params, stampede);
-    preload(md, preload);
+    coldStart(md, params, coldStart, summary);
+    stampede(md, params, stampede, summary);
+    preload(md, preload, summary);
     return new Report(md.toString(), preload.get(0).idsPerSecond());
   }
 
-  private static void coldStart(StringBuilder md, FleetParams p, List<ColdStartBench.Result> results) {
+  private static void coldStart(StringBuilder md, FleetParams p, List<ColdStartBench.Result> results,
+      Summary summary) {
     md.append("## Fleet cold start\n\n").append(p.describe()).append(", real Redis and Spanner "
-        + "emulator. Origin ids as counted by the loaders / as seen on the wire to the emulator.\n\n");
+        + "emulator. Origin ids as counted by the loaders / as seen on the wire to the emulator. "
+        + "Every row divides origin ids by the distinct ids of the trace.\n\n");
     md.append("| fleet | lookups | distinct ids in trace | origin queries | origin ids (loader / wire) "
-        + "| of which preload | distinct ids read | reads per distinct key | mean origin call | L2 errors | failed "
-        + "| time |\n");
-    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        + "| of which preload | distinct ids read | reads per requested distinct id | mean origin call "
+        + "| L2 errors | failed | time | request p99 |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (ColdStartBench.Result r : results) {
-      md.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %,d | %,d / %,d%s | %,d | %,d | **%.2f** | %.0f ms | %d | %d | %.1f s |%n",
+      md.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %,d | %,d / %,d%s | %,d | %,d | **%.3f** | %.0f ms | %d | %d | %.1f s | %.0f ms |%n",
           r.mode().label, r.lookups(), r.traceDistinct(), r.originCalls(), r.originIds(), r.wireIds(),
           r.countsAgree() ? "" : " ⚠", r.preloadIds(), r.originDistinct(), r.readsPerDistinctKey(), r.originMillis(), r.l2Errors(),
-          r.failures(), r.seconds() + r.preloadSeconds()));
+          r.failures(), r.seconds() + r.preloadSeconds(), r.p99Millis()));
     }
-    md.append("\nA repeated read is two pods missing the same key while the first pod's load is still"
-        + " in flight: an L2 miss takes no cross-pod lock, by design, so the window is one origin call"
-        + " (its mean is in the table).\n");
-    ColdStartBench.Result ours = results.get(results.size() - 1);
-    md.append(String.format(Locale.ROOT, "%nBar: warmgate ≤ %.2f reads per distinct key: %s.%s%n%n",
-        COLD_START_BAR, verdict(ours.readsPerDistinctKey() <= COLD_START_BAR, ours.readsPerDistinctKey()),
+    md.append("\nWithout the fill lease, a repeated read is two pods missing the same key while the"
+        + " first pod's load is still in flight (the window is one origin call, its mean is in the "
+        + "table). With it, the second pod waits up to the fill wait for the first pod's value in L2."
+        + " The preload row reads the preloaded ids that the trace never asks for too.\n");
+    ColdStartBench.Result lease = row(results, ColdStartBench.Mode.L1_L2_LEASE);
+    md.append(String.format(Locale.ROOT, "%nBar: shared L2 with the fill lease ≤ %.2f reads per "
+        + "requested distinct id: %s.%s%n%n", COLD_START_BAR,
+        verdict(lease.readsPerDistinctKey() <= COLD_START_BAR, lease.readsPerDistinctKey()),
         results.stream().allMatch(ColdStartBench.Result::countsAgree) ? " Loader and wire counts agree."
             : " ⚠ loader and wire counts differ (client retries or extra queries)."));
+    ColdStartBench.Result alone = row(results, ColdStartBench.Mode.L1_ONLY);
+    ColdStartBench.Result noLease = row(results, ColdStartBench.Mode.L1_L2);
+    ColdStartBench.Result gated = row(results, ColdStartBench.Mode.WARMGATE);
+    summary.add(String.format(Locale.ROOT, "%d fresh pods replay one Zipf trace (%,d deals, s = %.1f):"
+        + " origin reads per requested distinct id; request p99", p.agents(), p.deals(), p.skew()),
+        String.format(Locale.ROOT, "%.2f (L1 only); %.3f, p99 %.0f ms (shared L2, no lease)",
+            alone.readsPerDistinctKey(), noLease.readsPerDistinctKey(), noLease.p99Millis()),
+        String.format(Locale.ROOT, "%.3f, p99 %.0f ms (fill lease); %.3f (gate preload first)",
+            lease.readsPerDistinctKey(), lease.p99Millis(), gated.readsPerDistinctKey()),
+        String.format(Locale.ROOT, "≤ %.2f", COLD_START_BAR));
   }
 
-  private static void stampede(StringBuilder md, FleetParams p, List<StampedeBench.Result> results) {
+  private static ColdStartBench.Result row(List<ColdStartBench.Result> results,
+      ColdStartBench.Mode mode) {
+    return results.stream().filter(r -> r.mode() == mode).findFirst().orElseThrow();
+  }
+
+  private static void stampede(StringBuilder md, FleetParams p, List<StampedeBench.Result> results,
+      Summary summary) {
     md.append("## Expiry stampede\n\n").append(String.format(Locale.ROOT, "K=%d agents read the same %d "
         + "keys at every step of a hand-moved clock (61 s a step, L1 60 s, L2 240 s, refresh-ahead 60 s)"
         + " for %d L2 TTL cycles. A cycle is a renewal observed in L2.%n%n", p.agents(),
@@ -98,22 +120,40 @@ public final class FleetBench {
           r.reloadsPerKeyPerCycle(), r.l2Errors(), r.failures()));
     }
     StampedeBench.Result ours = results.get(results.size() - 1);
-    md.append(String.format(Locale.ROOT, "%nBar: with the lock ≤ %.1f: %s.%n%n", STAMPEDE_BAR,
+    md.append(String.format(Locale.ROOT, "%nBar: with the lock ≤ %.2f: %s.%n%n", STAMPEDE_BAR,
         verdict(ours.reloadsPerKeyPerCycle() <= STAMPEDE_BAR, ours.reloadsPerKeyPerCycle())));
+    summary.add(String.format(Locale.ROOT, "%d pods across %d L2 TTL cycles: origin reloads per key "
+        + "per cycle", p.agents(), p.stampedeCycles()),
+        String.format(Locale.ROOT, "%.2f (refresh-ahead off)", results.get(0).reloadsPerKeyPerCycle()),
+        String.format(Locale.ROOT, "%.2f (refresh under the lock)", ours.reloadsPerKeyPerCycle()),
+        String.format(Locale.ROOT, "≤ %.2f", STAMPEDE_BAR));
   }
 
-  private static void preload(StringBuilder md, List<PreloadBench.Row> rows) {
+  private static void preload(StringBuilder md, List<PreloadBench.Row> rows, Summary summary) {
     md.append("## Preload\n\nThe same emulator and deals; each way starts from an empty L2.\n\n");
     md.append("| way | ids | time | ids/s |\n| --- | ---: | ---: | ---: |\n");
     for (PreloadBench.Row r : rows) {
       md.append(String.format(Locale.ROOT, "| %s | %,d | %.2f s | **%.1f** |%n", r.way(), r.ids(),
           r.seconds(), r.idsPerSecond()));
     }
+    double capped = rows.get(0).idsPerSecond();
     double uncapped = rows.get(1).idsPerSecond();
-    double ratio = uncapped / rows.get(2).idsPerSecond();
-    md.append(String.format(Locale.ROOT, "%nPreload (uncapped) vs one get per key: %.0f× (bar ≥ %.0f×): %s."
-        + " Under the default cap (%d ids/s, paced per batch) the worker ran at %.0f ids/s.%n%n", ratio, PRELOAD_BAR,
-        ratio >= PRELOAD_BAR ? "met" : "missed", Preloader.RATE, rows.get(0).idsPerSecond()));
+    double perKey = rows.get(2).idsPerSecond();
+    double rawCapped = rows.get(3).idsPerSecond();
+    double rawUncapped = rows.get(4).idsPerSecond();
+    double share = uncapped / rawUncapped;
+    md.append(String.format(Locale.ROOT, "%nAt the default cap (%d ids/s) the worker reads %.0f ids/s "
+        + "against %.0f for raw batched reads paced the same way (%.0f %%). Uncapped it reads %.0f ids/s,"
+        + " %.0f %% of the emulator's raw ceiling of %.0f (bar ≥ %.0f %%): %s; one `get` per key reads"
+        + " %.1f ids/s.%n%n", Preloader.RATE, capped, rawCapped, 100 * capped / rawCapped, uncapped,
+        100 * share, rawUncapped, 100 * PRELOAD_SHARE_BAR, share >= PRELOAD_SHARE_BAR ? "met" : "missed",
+        perKey));
+    summary.add("filling a namespace: ids/s at the default cap (" + Preloader.RATE + ") and uncapped",
+        String.format(Locale.ROOT, "raw batched reads %.0f / %.0f; one `get` per key %.1f", rawCapped,
+            rawUncapped, perKey),
+        String.format(Locale.ROOT, "preload worker %.0f / %.0f (%.0f %% of raw uncapped)", capped,
+            uncapped, 100 * share),
+        String.format(Locale.ROOT, "≥ %.0f %% of raw uncapped", 100 * PRELOAD_SHARE_BAR));
   }
 
   private static String verdict(boolean met, double value) {

@@ -35,7 +35,8 @@ final class PreloadBench {
         "preload worker, warm job at the default cap (" + Preloader.RATE + " ids/s)"));
     rows.add(preload(fixture, ids, UNCAPPED_RATE, "preload worker, uncapped"));
     rows.add(perKey(fixture, ids.subList(0, Math.min(ids.size(), p.perKeyIds()))));
-    rows.add(ceiling(fixture, ids));
+    rows.add(raw(fixture, ids, Preloader.RATE));
+    rows.add(raw(fixture, ids, UNCAPPED_RATE));
     return rows;
   }
 
@@ -74,15 +75,25 @@ final class PreloadBench {
     }
   }
 
-  private static Row ceiling(FleetFixture fixture, List<String> ids) throws InterruptedException {
+  /**
+   * The origin's own batched read rate with no cache in between: batches of the worker's size,
+   * paced per batch to at most {@code rate} ids/s as the worker paces itself.
+   */
+  private static Row raw(FleetFixture fixture, List<String> ids, int rate) throws InterruptedException {
     SpannerDealOrigin origin = new SpannerDealOrigin(fixture.emulator().databaseClient(),
         FleetAgent.ORIGIN_TIMEOUT);
+    int batch = Math.min(Preloader.BATCH_SIZE, rate);
     long start = System.nanoTime();
     long read = 0;
-    for (int i = 0; i < ids.size(); i += Preloader.BATCH_SIZE) {
-      read += origin.loadAll(ids.subList(i, Math.min(ids.size(), i + Preloader.BATCH_SIZE))).size();
+    for (int i = 0; i < ids.size(); i += batch) {
+      long due = start + (long) (1e9 * i / rate);
+      long wait = due - System.nanoTime();
+      if (wait > 0) {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      }
+      read += origin.loadAll(ids.subList(i, Math.min(ids.size(), i + batch))).size();
     }
-    return new Row("emulator, raw batched reads of " + Preloader.BATCH_SIZE + " (ceiling)", read,
-        (System.nanoTime() - start) / 1e9);
+    return new Row("emulator, raw batched reads of " + batch + (rate == UNCAPPED_RATE
+        ? " (ceiling)" : " paced to " + rate + " ids/s"), read, (System.nanoTime() - start) / 1e9);
   }
 }

@@ -2,6 +2,7 @@ package io.warmgate.bench.fleet;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,8 +13,11 @@ import java.util.function.IntFunction;
 /** Runs every agent of a fleet through its own list of requests at once, one thread per agent. */
 final class Replay {
 
-  /** How a replay went: failed lookups (exceptions) and the wall time until the last agent ended. */
-  record Outcome(long requests, long failures, double seconds) {}
+  /**
+   * How a replay went: failed lookups (exceptions), the wall time until the last agent ended, and
+   * the 99th percentile of one request's time.
+   */
+  record Outcome(long requests, long failures, double seconds, double p99Millis) {}
 
   private Replay() {}
 
@@ -26,6 +30,7 @@ final class Replay {
     ExecutorService threads = Executors.newFixedThreadPool(agents.size());
     LongAdder requests = new LongAdder();
     LongAdder failures = new LongAdder();
+    ConcurrentLinkedQueue<Long> nanos = new ConcurrentLinkedQueue<>();
     long start = System.nanoTime();
     try {
       List<Future<?>> running = new ArrayList<>();
@@ -35,11 +40,13 @@ final class Replay {
         running.add(threads.submit(() -> {
           for (List<String> ids : mine) {
             requests.increment();
+            long begin = System.nanoTime();
             try {
               agent.cache().getAll(ids);
             } catch (RuntimeException e) {
               failures.increment();
             }
+            nanos.add(System.nanoTime() - begin);
           }
         }));
       }
@@ -51,6 +58,9 @@ final class Replay {
     } finally {
       threads.shutdownNow();
     }
-    return new Outcome(requests.sum(), failures.sum(), (System.nanoTime() - start) / 1e9);
+    long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+    double p99 = sorted.length == 0 ? 0
+        : sorted[(int) Math.max(0, Math.ceil(0.99 * sorted.length) - 1)] / 1e6;
+    return new Outcome(requests.sum(), failures.sum(), (System.nanoTime() - start) / 1e9, p99);
   }
 }

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.warmgate.bench.Summary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -40,11 +41,12 @@ public final class OperatorBench {
    * @throws IllegalArgumentException if {@code preloadKeysPerSecond} is not positive
    * @throws IllegalStateException if a process does not start or a measurement times out
    */
-  public static String run(Path outDir, boolean quick, double preloadKeysPerSecond) {
-    return run(outDir, OperatorBenchSettings.of(quick, preloadKeysPerSecond));
+  public static String run(Path outDir, boolean quick, double preloadKeysPerSecond,
+      Summary summary) {
+    return run(outDir, OperatorBenchSettings.of(quick, preloadKeysPerSecond), summary);
   }
 
-  static String run(Path outDir, OperatorBenchSettings settings) {
+  static String run(Path outDir, OperatorBenchSettings settings, Summary summary) {
     quietOperatorLogs();
     long start = System.nanoTime();
     try {
@@ -57,7 +59,7 @@ public final class OperatorBench {
           new FootprintBench(cluster, settings, outDir.resolve("operator-footprint")).run();
       GateBench.Result gate = new GateBench(cluster, settings).run();
       ReleaseTimes release = ReleaseTimes.of(settings, gate);
-      String markdown = OperatorReport.render(settings, gate, release, footprint);
+      String markdown = OperatorReport.render(settings, gate, release, footprint, summary);
       writeJson(outDir.resolve("operator.json"), settings, gate, release, footprint,
           (System.nanoTime() - start) / 1e9);
       return markdown;
@@ -89,7 +91,7 @@ public final class OperatorBench {
       settings = settings.withPods(pods);
     }
     long start = System.nanoTime();
-    String markdown = run(out, settings);
+    String markdown = run(out, settings, new Summary());
     Files.writeString(out.resolve("operator.md"), markdown);
     System.out.println(markdown);
     System.out.printf("operator benchmarks: %.0f s; %s%n", (System.nanoTime() - start) / 1e9,

@@ -1,5 +1,6 @@
 package io.warmgate.bench.operator;
 
+import io.warmgate.bench.Summary;
 import io.warmgate.testing.KubeApiServer;
 import java.util.Locale;
 import java.util.function.Function;
@@ -8,12 +9,13 @@ import java.util.function.Function;
 final class OperatorReport {
 
   /** The bar for the gate reaction. */
-  static final double REACTION_BAR_MS = 2_000;
+  /** The design's bar: warm criterion met → canary released, p95. */
+  static final double REACTION_BAR_MS = 1_000;
 
   private OperatorReport() {}
 
   static String render(OperatorBenchSettings s, GateBench.Result gate, ReleaseTimes release,
-      FootprintBench.Result footprint) {
+      FootprintBench.Result footprint, Summary summary) {
     StringBuilder md = new StringBuilder("## Operator: rollout gate and footprint\n\n");
     if (s.quick()) {
       md.append("Quick smoke run (few repetitions, short settling): the figures only show the "
@@ -26,6 +28,14 @@ final class OperatorReport {
     gate(md, s, gate);
     release(md, s, release);
     footprint(md, footprint);
+    summary.add("warm criterion met → canary released (operator in-process, real kube-apiserver; "
+        + "p50 / p95 / max)", "10-min fixed pause (a constant)", gate.reaction().cell(),
+        "≤ " + Samples.ms(REACTION_BAR_MS) + " p95");
+    summary.add("same schema: canary reaches the gate step → released (p50 / p95 / max)",
+        "10-min fixed pause (a constant)", gate.sameSchema().cell(), "≤ 5 s");
+    summary.add("operator RSS, idle → " + footprint.policies() + " CachePolicies + Rollouts Ready",
+        mib(footprint.idle().rssMib()), mib(footprint.loaded().rssMib()) + "; reconcile p50 "
+            + Samples.ms(footprint.singleLoaded().p50()), "");
     return md.toString();
   }
 
@@ -33,7 +43,7 @@ final class OperatorReport {
     md.append("### Gate reaction (operator in the benchmark JVM)\n\n");
     md.append("| measured | bar | reference: fixed 10-min pause | warmgate p50 / p95 / max | n |\n");
     md.append("| --- | ---: | ---: | ---: | ---: |\n");
-    md.append("| warm criterion met → pause released | ≤ 2 s | does not react (waits the full 10 min) | ")
+    md.append("| warm criterion met → pause released | ≤ " + Samples.ms(REACTION_BAR_MS) + " p95 | does not react (waits the full 10 min) | ")
         .append(gate.reaction().cell()).append(" | ").append(gate.reaction().count()).append(" |\n");
     md.append("| same schema: canary reaches the gate step → released (`Skipped`) | | 10 min | ")
         .append(gate.sameSchema().cell()).append(" | ").append(gate.sameSchema().count())
@@ -49,9 +59,10 @@ final class OperatorReport {
         + "status write that moves the canary onto the gate step is sent. One unrecorded round of "
         + "each runs first.%n%n", s.pods(), s.pods(), s.canaryPods(), s.hotSetSize(),
         s.minCoverage()));
-    double max = gate.reaction().max();
-    md.append(max <= REACTION_BAR_MS ? "Every gate reaction is within the 2 s bar.\n\n"
-        : "Over the 2 s bar: max " + Samples.ms(max) + ".\n\n");
+    double p95 = gate.reaction().p95();
+    md.append(p95 <= REACTION_BAR_MS ? "Gate reaction p95 within the " + Samples.ms(REACTION_BAR_MS)
+        + " bar.\n\n" : "Over the " + Samples.ms(REACTION_BAR_MS) + " bar: p95 " + Samples.ms(p95)
+        + ".\n\n");
   }
 
   private static void release(StringBuilder md, OperatorBenchSettings s, ReleaseTimes r) {

@@ -8,13 +8,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The pods that receive traffic. A replaced pod leaves the rotation at once and is closed a
- * moment later, once its lookups under way have finished, as a pod drains after its endpoint is
- * removed.
+ * The pods that receive traffic. A replaced pod leaves the rotation at once and is closed once the
+ * requests routed to it have been answered, as a pod drains after its endpoint is removed.
  */
 final class Fleet implements AutoCloseable {
 
-  private static final long DRAIN_MILLIS = 2_000;
+  /** The longest a retired pod drains; requests still unanswered then fail as the pod stops. */
+  private static final long DRAIN_MILLIS = 120_000;
 
   private final ReleaseEnv env;
   private final List<ReleasePod> live = new CopyOnWriteArrayList<>();
@@ -57,8 +57,11 @@ final class Fleet implements AutoCloseable {
   private void retire(ReleasePod pod) {
     live.remove(pod);
     draining.execute(() -> {
+      long deadline = System.currentTimeMillis() + DRAIN_MILLIS;
       try {
-        Thread.sleep(DRAIN_MILLIS);
+        while (pod.pending() > 0 && System.currentTimeMillis() < deadline) {
+          Thread.sleep(20);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -73,6 +76,6 @@ final class Fleet implements AutoCloseable {
       retire(pod);
     }
     draining.shutdown();
-    draining.awaitTermination(1, TimeUnit.MINUTES);
+    draining.awaitTermination(3, TimeUnit.MINUTES);
   }
 }

@@ -2,6 +2,7 @@ package io.warmgate.bench.release;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.warmgate.bench.Summary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ public final class ReleaseBench {
    *
    * @param overrides {@code name → value} pairs for {@link ReleaseParams#with}
    */
-  public static String run(Path out, boolean quick, Map<String, String> overrides)
+  public static String run(Path out, boolean quick, Map<String, String> overrides, Summary summary)
       throws IOException, InterruptedException {
     ReleaseParams params = quick ? ReleaseParams.quick() : ReleaseParams.full();
     for (Map.Entry<String, String> o : overrides.entrySet()) {
@@ -65,7 +66,40 @@ public final class ReleaseBench {
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
         .writeValue(out.resolve("release.json").toFile(), json);
     Files.writeString(out.resolve(CHART), ReleaseChart.svg(results, params.describe()));
+    summarize(params, results, summary);
     return markdown(params, results, seconds);
+  }
+
+  private static void summarize(ReleaseParams p, List<ReleaseResult> results, Summary summary) {
+    ReleaseResult ours = results.stream().filter(r -> r.strategy() == Strategy.PRELOAD).findFirst()
+        .orElseThrow();
+    List<String> baselines = new ArrayList<>();
+    List<String> durations = new ArrayList<>();
+    for (ReleaseResult r : results) {
+      String cell = String.format(Locale.ROOT, "(%s) %,d reads (%.2f per id), peak %,.0f/s",
+          r.strategy().letter, r.originReads(), r.readsPerUnionId(), r.peakPerSecond());
+      String duration = String.format(Locale.ROOT, "(%s) %.1f s", r.strategy().letter,
+          r.releaseSeconds());
+      if (r != ours) {
+        baselines.add(cell);
+        durations.add(duration);
+      }
+    }
+    summary.add(String.format(Locale.ROOT, "schema-changing release of %d pods under %,d requests/s of"
+        + " %d ids (steady %.0f origin reads/s): origin reads in the window, per id requested ∪ "
+        + "preloaded, and peak (1-s buckets)", p.agents(), p.rate(), p.idsPerRequest(),
+        ours.steadyPerSecond()),
+        String.join("; ", baselines),
+        String.format(Locale.ROOT, "(e) %,d reads (%.2f per id), peak %,.0f/s; waste %.0f %% of %,d "
+            + "preloaded", ours.originReads(), ours.readsPerUnionId(), ours.peakPerSecond(),
+            100 * ours.wasteShare(), ours.preloaded()),
+        String.format(Locale.ROOT, "≤ %.2f per id; waste ≤ %.0f %%; peak ≤ %,.0f/s", READS_BAR,
+            100 * WASTE_BAR, p.preloadRate() + PEAK_STEADY_FACTOR * ours.steadyPerSecond()));
+    summary.add(String.format(Locale.ROOT, "same release: first new pod → last old pod gone "
+        + "(time compressed %.0f×)", p.timeFactor()), String.join("; ", durations),
+        String.format(Locale.ROOT, "(e) %.1f s", ours.releaseSeconds()),
+        String.format(Locale.ROOT, "≤ %.1f s", DURATION_FACTOR * ours.preloaded() / p.preloadRate()
+            + GATE_REACTION_SECONDS));
   }
 
   private static String markdown(ReleaseParams p, List<ReleaseResult> results, double seconds) {
@@ -81,7 +115,7 @@ public final class ReleaseBench {
         human(p.scaled(Practice.HOT_HALF_LIFE)), human(p.scaled(Practice.FIXED_CANARY_WAIT)),
         human(p.scaled(Practice.MAX_WAIT)), p.learnHalfLives(), seconds));
     md.append("| strategy | origin reads in window (new pods) | ids requested ∪ preloaded | reads per id "
-        + "| preloaded | waste | recall | steady reads/s | peak reads/s (1 s) | lookup p50 / p99 "
+        + "| preloaded | waste | recall | steady reads/s | peak reads/s (1 s) | request p50 / p99 "
         + "| release | gate | failed |\n");
     md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
     for (ReleaseResult r : results) {
@@ -93,6 +127,10 @@ public final class ReleaseBench {
           r.preloaded() == 0 ? "–" : String.format(Locale.ROOT, "%.0f %%", 100 * r.recall()),
           r.steadyPerSecond(), r.peakPerSecond(), r.p50Millis(), r.p99Millis(), r.releaseSeconds(),
           gate(r), r.failures()));
+    }
+    for (ReleaseResult r : results) {
+      r.failureKinds().forEach((kind, count) -> md.append(String.format(Locale.ROOT,
+          "%n%s failed %,d requests: %s", r.strategy(), count, kind)));
     }
     md.append(String.format(Locale.ROOT, "%nChart (origin reads/s, one line per strategy): [%s](%s).%n%n",
         CHART, CHART));

@@ -10,7 +10,9 @@ import java.util.Locale;
  * @param agents K, the pods of the fleet (old and new version alike)
  * @param deals deals seeded into the emulator
  * @param skew Zipf exponent s of the traffic
- * @param rate fleet lookups per second, spread evenly over the live pods
+ * @param rate fleet requests per second, spread evenly over the live pods
+ * @param idsPerRequest deal ids per request, looked up with one {@code getAll} (an ad request
+ *     considers several deals; the origin is asked once for a request's misses)
  * @param hotSetSize the policy's {@code warmup.hotSetSize}: the most hot ids the gate considers
  * @param preloadRate the policy's {@code warmup.preloadRate}, ids/s (not compressed: it is what
  *     the origin tolerates)
@@ -20,15 +22,15 @@ import java.util.Locale;
  *     half-lives, so that the agents learn the hot set from traffic
  * @param seed popularity and draw seed
  */
-record ReleaseParams(int agents, int deals, double skew, int rate, int hotSetSize, int preloadRate,
-    double timeFactor, double learnHalfLives, long seed) {
+record ReleaseParams(int agents, int deals, double skew, int rate, int idsPerRequest, int hotSetSize,
+    int preloadRate, double timeFactor, double learnHalfLives, long seed) {
 
   static ReleaseParams full() {
-    return new ReleaseParams(8, 10_000, 1.1, 400, 10_000, 500, 20, 2, 42);
+    return new ReleaseParams(8, 10_000, 1.1, 20, 10, 10_000, 500, 20, 2, 42);
   }
 
   static ReleaseParams quick() {
-    return new ReleaseParams(3, 2_000, 1.1, 150, 10_000, 500, 60, 1, 42);
+    return new ReleaseParams(3, 2_000, 1.1, 10, 10, 10_000, 500, 30, 1, 42);
   }
 
   /** A duration of the real practice, compressed: {@code real / timeFactor}. */
@@ -39,29 +41,32 @@ record ReleaseParams(int agents, int deals, double skew, int rate, int hotSetSiz
   /** Returns these parameters with {@code name} set to {@code value}. */
   ReleaseParams with(String name, String value) {
     try {
-      return switch (name) {
-        case "agents" -> new ReleaseParams(atLeast(name, value, 2), deals, skew, rate, hotSetSize,
-            preloadRate, timeFactor, learnHalfLives, seed);
-        case "deals" -> new ReleaseParams(agents, atLeast(name, value, 1), skew, rate, hotSetSize,
-            preloadRate, timeFactor, learnHalfLives, seed);
-        case "skew" -> new ReleaseParams(agents, deals, positive(name, value), rate, hotSetSize,
-            preloadRate, timeFactor, learnHalfLives, seed);
-        case "rate" -> new ReleaseParams(agents, deals, skew, atLeast(name, value, 1), hotSetSize,
-            preloadRate, timeFactor, learnHalfLives, seed);
-        case "hot-set-size" -> new ReleaseParams(agents, deals, skew, rate, atLeast(name, value, 1),
-            preloadRate, timeFactor, learnHalfLives, seed);
-        case "preload-rate" -> new ReleaseParams(agents, deals, skew, rate, hotSetSize,
-            atLeast(name, value, 1), timeFactor, learnHalfLives, seed);
-        case "time-factor" -> new ReleaseParams(agents, deals, skew, rate, hotSetSize, preloadRate,
-            positive(name, value), learnHalfLives, seed);
-        case "learn-half-lives" -> new ReleaseParams(agents, deals, skew, rate, hotSetSize,
-            preloadRate, timeFactor, positive(name, value), seed);
-        case "seed" -> new ReleaseParams(agents, deals, skew, rate, hotSetSize, preloadRate,
-            timeFactor, learnHalfLives, Long.parseLong(value));
+      int k = agents;
+      int n = deals;
+      double s = skew;
+      int r = rate;
+      int ids = idsPerRequest;
+      int hot = hotSetSize;
+      int preload = preloadRate;
+      double f = timeFactor;
+      double learn = learnHalfLives;
+      long x = seed;
+      switch (name) {
+        case "agents" -> k = atLeast(name, value, 2);
+        case "deals" -> n = atLeast(name, value, 1);
+        case "skew" -> s = positive(name, value);
+        case "rate" -> r = atLeast(name, value, 1);
+        case "ids-per-request" -> ids = atLeast(name, value, 1);
+        case "hot-set-size" -> hot = atLeast(name, value, 1);
+        case "preload-rate" -> preload = atLeast(name, value, 1);
+        case "time-factor" -> f = positive(name, value);
+        case "learn-half-lives" -> learn = positive(name, value);
+        case "seed" -> x = Long.parseLong(value);
         default -> throw new IllegalArgumentException("unknown release parameter --release-" + name
-            + ": use agents, deals, skew, rate, hot-set-size, preload-rate, time-factor, "
-            + "learn-half-lives or seed");
-      };
+            + ": use agents, deals, skew, rate, ids-per-request, hot-set-size, preload-rate, "
+            + "time-factor, learn-half-lives or seed");
+      }
+      return new ReleaseParams(k, n, s, r, ids, hot, preload, f, learn, x);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("--release-" + name + " needs a number, got '" + value + "'", e);
     }
@@ -84,9 +89,9 @@ record ReleaseParams(int agents, int deals, double skew, int rate, int hotSetSiz
   }
 
   String describe() {
-    return String.format(Locale.ROOT, "K=%d pods, %,d deals, Zipf s=%.2f, %,d lookups/s across the "
-        + "fleet, hotSetSize %,d, preloadRate %,d ids/s, time compressed %.0f× (1 s here = %.0f s of"
-        + " the real practice)", agents, deals, skew, rate, hotSetSize, preloadRate, timeFactor,
-        timeFactor);
+    return String.format(Locale.ROOT, "K=%d pods, %,d deals, Zipf s=%.2f, %,d requests/s of %d ids "
+        + "across the fleet, hotSetSize %,d, preloadRate %,d ids/s, time compressed %.0f× (1 s here ="
+        + " %.0f s of the real practice)", agents, deals, skew, rate, idsPerRequest, hotSetSize,
+        preloadRate, timeFactor, timeFactor);
   }
 }

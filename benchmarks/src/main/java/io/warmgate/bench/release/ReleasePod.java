@@ -14,7 +14,9 @@ import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.testing.SpannerEmulator;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One pod of the fleet: its own Spanner client, its own cache (L1, Valkey connections, meters)
@@ -42,6 +44,7 @@ final class ReleasePod implements AutoCloseable {
   private final Spanner spanner;
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   private final TieredCache<?> cache;
+  private final AtomicInteger pending = new AtomicInteger();
 
   ReleasePod(String name, Version version, ReleaseEnv env) {
     this.name = name;
@@ -103,9 +106,23 @@ final class ReleasePod implements AutoCloseable {
     return cache.schemaHash();
   }
 
-  /** One lookup, as the app makes it. */
-  void lookup(String id) {
-    cache.get(id);
+  /** A request was routed here; {@link #lookup} answers it. */
+  void accept() {
+    pending.incrementAndGet();
+  }
+
+  /** One request's lookups, as the app makes them: one {@code getAll}. */
+  void lookup(List<String> ids) {
+    try {
+      cache.getAll(ids);
+    } finally {
+      pending.decrementAndGet();
+    }
+  }
+
+  /** Requests routed here and not answered yet. */
+  int pending() {
+    return pending.get();
   }
 
   /** Lookups L1 answered, and all lookups, since the pod started. */

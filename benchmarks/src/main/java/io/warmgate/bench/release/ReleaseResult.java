@@ -1,6 +1,7 @@
 package io.warmgate.bench.release;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one release cost, over its window: from the first new pod until one L2 TTL after the last
@@ -21,12 +22,14 @@ import java.util.List;
  * @param gateSeconds first new pod → the gate released the canary (null when not gated)
  * @param gatePhase the gate's phase at release (null when not gated)
  * @param coverageAtRelease the coverage the gate reported at release, % (null when not gated)
+ * @param failureKinds failed requests by exception and message start
  */
 record ReleaseResult(Strategy strategy, long originReads, long newPodReads, long requested,
     long union, long preloaded, long wasted, long requestedByNew, long recalled,
     double steadyPerSecond, double peakPerSecond, List<Long> timeline, int leadSeconds,
     long lookups, long failures, double p50Millis, double p99Millis, double releaseSeconds,
-    double windowSeconds, Double gateSeconds, String gatePhase, Double coverageAtRelease) {
+    double windowSeconds, Double gateSeconds, String gatePhase, Double coverageAtRelease,
+    Map<String, Long> failureKinds) {
 
   double readsPerUnionId() {
     return union == 0 ? 0 : (double) originReads / union;

@@ -26,18 +26,20 @@ final class ReleaseRun {
 
   /** Seconds of the timeline shown before the release starts. */
   static final int LEAD_SECONDS = 5;
-  private static final String ROLLOUT = "deal-service";
 
   private final ReleaseEnv env;
   private final ReleaseParams p;
   private final Strategy strategy;
   private final Duration l2Ttl;
+  /** A Rollout of its own per strategy: a deleted one may linger while its successor is created. */
+  private final String rollout;
 
   ReleaseRun(ReleaseEnv env, Strategy strategy) {
     this.env = env;
     this.p = env.params();
     this.strategy = strategy;
     this.l2Ttl = p.scaled(Practice.L2_TTL);
+    this.rollout = "deal-service-" + strategy.letter;
   }
 
   /**
@@ -57,7 +59,8 @@ final class ReleaseRun {
       for (int i = 0; i < p.agents(); i++) {
         fleet.start(ReleasePod.Version.OLD);
       }
-      try (Traffic traffic = new Traffic(ids, p.rate(), fleet, p.seed() + strategy.ordinal())) {
+      try (Traffic traffic = new Traffic(ids, p.idsPerRequest(), p.rate(), fleet,
+          p.seed() + strategy.ordinal())) {
         Thread.sleep(steady.toMillis());
         long t0 = System.currentTimeMillis();
         double steadyL1 = l1HitRatio(fleet.live());
@@ -71,7 +74,7 @@ final class ReleaseRun {
     } finally {
       if (strategy.gated()) {
         env.policies().delete(ReleaseEnv.NAMESPACE, policy);
-        env.argo().delete(ReleaseEnv.NAMESPACE, ROLLOUT);
+        env.argo().delete(ReleaseEnv.NAMESPACE, rollout);
       }
     }
   }
@@ -105,9 +108,9 @@ final class ReleaseRun {
         ArgoRolloutPart argo = env.argo();
         ReleasePod canary;
         long releasedNanos;
-        try (ReleaseWatch watch = new ReleaseWatch(argo, ReleaseEnv.NAMESPACE, ROLLOUT)) {
+        try (ReleaseWatch watch = new ReleaseWatch(argo, ReleaseEnv.NAMESPACE, rollout)) {
           canary = fleet.replace(old.get(0), ReleasePod.Version.NEW);
-          argo.canaryAtGate(ReleaseEnv.NAMESPACE, ROLLOUT, Instant.now());
+          argo.canaryAtGate(ReleaseEnv.NAMESPACE, rollout, Instant.now());
           releasedNanos = watch.awaitReleaseNanos(p.scaled(Practice.MAX_WAIT).plusMinutes(2));
         }
         GateStatus status = gateStatus(policy);
@@ -137,10 +140,10 @@ final class ReleaseRun {
 
   private void createGate(String policy) {
     ArgoRolloutPart argo = env.argo();
-    argo.create(ReleaseEnv.NAMESPACE, ROLLOUT, p.agents());
-    argo.allStable(ReleaseEnv.NAMESPACE, ROLLOUT);
+    argo.create(ReleaseEnv.NAMESPACE, rollout, p.agents());
+    argo.allStable(ReleaseEnv.NAMESPACE, rollout);
     BenchPolicies policies = env.policies();
-    policies.create(ReleaseEnv.NAMESPACE, policy, ROLLOUT, ReleaseEnv.CACHE_NAME, spec -> {
+    policies.create(ReleaseEnv.NAMESPACE, policy, rollout, ReleaseEnv.CACHE_NAME, spec -> {
       spec.setL1Ttl(duration(p.scaled(Practice.L1_TTL)));
       spec.setL2Ttl(duration(l2Ttl));
       spec.setRefreshAhead(duration(p.scaled(Practice.REFRESH_AHEAD)));
@@ -219,9 +222,9 @@ final class ReleaseRun {
     long[] latencies = new long[lookups.size()];
     for (int i = 0; i < lookups.size(); i++) {
       Traffic.Lookup l = lookups.get(i);
-      requested.add(l.id());
+      requested.addAll(l.ids());
       if (l.byNewPod()) {
-        requestedByNew.add(l.id());
+        requestedByNew.addAll(l.ids());
       }
       if (l.failed()) {
         failures++;
@@ -239,7 +242,7 @@ final class ReleaseRun {
         List.copyOf(timeline), LEAD_SECONDS, lookups.size(), failures,
         percentile(latencies, 0.50) / 1000.0, percentile(latencies, 0.99) / 1000.0,
         (released - t0) / 1000.0, (end - t0) / 1000.0, gate.seconds(), gate.phase(),
-        gate.coverage());
+        gate.coverage(), traffic.failureKinds());
   }
 
   private static long percentile(long[] sorted, double q) {

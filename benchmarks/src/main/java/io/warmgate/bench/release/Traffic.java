@@ -3,29 +3,37 @@ package io.warmgate.bench.release;
 import io.warmgate.bench.ZipfIds;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Open-loop Zipf traffic at a fixed fleet rate, spread round-robin over the live pods as a load
- * balancer would: arrivals are scheduled every {@code 1/rate} seconds whatever the pods answer, so
- * a slow pod does not slow the traffic down, and each lookup's latency is taken from its scheduled
- * arrival (queueing included). Every lookup is kept for the report.
+ * balancer would: requests of a few ids arrive every {@code 1/rate} seconds whatever the pods
+ * answer, so a slow pod does not slow the traffic down, and each request's latency is taken from
+ * its scheduled arrival (queueing included). Every request is kept for the report, and every
+ * failure's kind.
  */
 final class Traffic implements AutoCloseable {
 
-  /** One lookup: scheduled arrival (epoch ms), id, whether a new-version pod served it, latency. */
-  record Lookup(long atMillis, String id, boolean byNewPod, long latencyMicros, boolean failed) {}
+  /** One request: scheduled arrival (epoch ms), ids, whether a new-version pod served it, latency. */
+  record Lookup(long atMillis, List<String> ids, boolean byNewPod, long latencyMicros,
+      boolean failed) {}
 
   /** Enough threads that a pod waiting on the origin does not hold the others' lookups back. */
   private static final int THREADS = 128;
 
   private final ZipfIds ids;
+  private final int idsPerRequest;
   private final double rate;
+  private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
   private final Fleet fleet;
   private final Random random;
   private final ConcurrentLinkedQueue<Lookup> lookups = new ConcurrentLinkedQueue<>();
@@ -33,8 +41,9 @@ final class Traffic implements AutoCloseable {
   private final Thread dispatcher;
   private volatile boolean running = true;
 
-  Traffic(ZipfIds ids, double rate, Fleet fleet, long seed) {
+  Traffic(ZipfIds ids, int idsPerRequest, double rate, Fleet fleet, long seed) {
     this.ids = ids;
+    this.idsPerRequest = idsPerRequest;
     this.rate = rate;
     this.fleet = fleet;
     this.random = new Random(seed);
@@ -56,24 +65,39 @@ final class Traffic implements AutoCloseable {
       List<ReleasePod> live = fleet.live();
       if (!live.isEmpty()) {
         ReleasePod pod = live.get(Math.floorMod(turn++, live.size()));
-        String id = ids.next(random);
+        List<String> request = new ArrayList<>(idsPerRequest);
+        for (int i = 0; i < idsPerRequest; i++) {
+          request.add(ids.next(random));
+        }
         long scheduled = next;
-        workers.execute(() -> lookup(pod, id, scheduled, epochOffsetNanos));
+        pod.accept();
+        workers.execute(() -> lookup(pod, request, scheduled, epochOffsetNanos));
       }
       next += intervalNanos;
     }
   }
 
-  private void lookup(ReleasePod pod, String id, long scheduledNanos, long epochOffsetNanos) {
+  private void lookup(ReleasePod pod, List<String> request, long scheduledNanos,
+      long epochOffsetNanos) {
     boolean failed = false;
     try {
-      pod.lookup(id);
+      pod.lookup(request);
     } catch (RuntimeException e) {
       failed = true;
+      String message = String.valueOf(e.getMessage());
+      failures.computeIfAbsent(e.getClass().getSimpleName() + ": "
+          + message.substring(0, Math.min(100, message.length())), k -> new LongAdder()).increment();
     }
     long latency = (System.nanoTime() - scheduledNanos) / 1_000;
-    lookups.add(new Lookup((scheduledNanos + epochOffsetNanos) / 1_000_000L, id,
+    lookups.add(new Lookup((scheduledNanos + epochOffsetNanos) / 1_000_000L, request,
         pod.version().isNew(), latency, failed));
+  }
+
+  /** How often each kind of failure happened, by exception and the start of its message. */
+  Map<String, Long> failureKinds() {
+    Map<String, Long> kinds = new TreeMap<>();
+    failures.forEach((kind, count) -> kinds.put(kind, count.sum()));
+    return kinds;
   }
 
   /** The lookups scheduled in {@code [fromMillis, toMillis)}. */
