@@ -83,7 +83,8 @@ class RolloutGateE2E {
    */
   private static double coverage(String cache, String schemaHash) {
     List<String> hot = valkey.lrange("{wg:" + cache + "}:warm:" + schemaHash + ":ids", 0, -1);
-    assertThat(hot).as("the warm job's ids").hasSize(HOT_SET);
+    // The forecast keeps the hottest ids expected to be read within l2Ttl: at most hotSetSize.
+    assertThat(hot).as("the warm job's ids").isNotEmpty().hasSizeLessThanOrEqualTo(HOT_SET);
     long present = hot.stream().filter(id -> valkey.exists("wg:" + cache + ":" + schemaHash + ":" + id) == 1).count();
     return 100.0 * present / hot.size();
   }
@@ -122,7 +123,7 @@ class RolloutGateE2E {
       // Watch closely for the release; the moment it happens, the canary's key space must be warm.
       awaitRelease(app, canaryHash);
       double coverageAtRelease = coverage(app.cacheName, canaryHash);
-      assertThat(coverageAtRelease).as("coverage of the %d preloaded hot ids when the pause was released", HOT_SET)
+      assertThat(coverageAtRelease).as("coverage of the preloaded hot ids when the pause was released")
           .isGreaterThanOrEqualTo(95.0);
 
       await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);

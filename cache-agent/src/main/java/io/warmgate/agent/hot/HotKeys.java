@@ -37,6 +37,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * below {@value #MIN_SCORE}. Every flush then trims the set to its {@code capacity} highest scores.
  * Landmark check, rescale, {@code ZINCRBY}s and trim run as one script: one round trip, atomic.
  *
+ * <p><b>Rates.</b> The same script keeps {@code {wg:<cache>}:hot:meta}: {@code halfLifeMs},
+ * {@code samplePeriod} (a score grows in steps of it) and {@code since}, the epoch millis the
+ * observation began (set by the flush that finds no hot set, left alone by the others). With them
+ * a reader turns scores into request rates: {@code score × 2^(−(now − landmark) / halfLife)} is the
+ * decayed count of lookups at {@code now}, about
+ * {@code rate × (halfLife / ln 2) × (1 − 2^(−(now − since) / halfLife))} for a steady rate.
+ *
  * <p>Thread-safe: {@link #record} from any thread, {@link #flush} from one thread at a time.
  */
 public final class HotKeys {
@@ -59,13 +66,16 @@ public final class HotKeys {
   public static final int MAX_ID_LENGTH = 512;
 
   /**
-   * KEYS = hot, landmark; ARGV = now ms, half-life ms, rescale after (half-lives), capacity,
-   * min score, then (id, increment before weighting) pairs. Returns the landmark used. A hot set
-   * or landmark of another type would fail every flush, so it is replaced; a landmark that is not
-   * a number is reset to now.
+   * KEYS = hot, landmark, meta; ARGV = now ms, half-life ms, rescale after (half-lives), capacity,
+   * min score, sample period, then (id, increment before weighting) pairs. Returns the landmark used. A hot set,
+   * landmark or meta of another type would fail every flush, so it is replaced; a landmark that is
+   * not a number is reset to now. The observation starts over ({@code since} = now) when there is
+   * no hot set (the first flush, or the set was deleted, replaced or decayed to nothing); a hot set
+   * without a {@code since} in decimal epoch millis (built by agents that did not write one) is
+   * observed since its landmark, the first flush's time unless a rescale moved it.
    */
   private static final String FLUSH = """
-      for k, want in ipairs({'zset', 'string'}) do
+      for k, want in ipairs({'zset', 'string', 'hash'}) do
         local t = redis.call('TYPE', KEYS[k]).ok
         if t ~= want and t ~= 'none' then
           redis.call('DEL', KEYS[k])
@@ -78,6 +88,13 @@ public final class HotKeys {
         landmark = now
         redis.call('SET', KEYS[2], string.format('%d', landmark))
       end
+      local since = redis.call('HGET', KEYS[3], 'since')
+      if redis.call('EXISTS', KEYS[1]) == 0 then
+        redis.call('HSET', KEYS[3], 'since', ARGV[1])
+      elseif not since or not string.match(since, '^%d+$') then
+        redis.call('HSET', KEYS[3], 'since', string.format('%d', math.min(now, landmark)))
+      end
+      redis.call('HSET', KEYS[3], 'halfLifeMs', ARGV[2], 'samplePeriod', ARGV[6])
       local age = (now - landmark) / half
       if age > tonumber(ARGV[3]) then
         local shift = math.floor(age)
@@ -88,7 +105,7 @@ public final class HotKeys {
         age = (now - landmark) / half
       end
       local weight = 2 ^ age
-      for i = 6, #ARGV, 2 do
+      for i = 7, #ARGV, 2 do
         redis.call('ZINCRBY', KEYS[1], string.format('%.17g', tonumber(ARGV[i + 1]) * weight), ARGV[i])
       end
       local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
@@ -194,18 +211,20 @@ public final class HotKeys {
     if (counts.isEmpty()) {
       return 0;
     }
-    List<String> args = new ArrayList<>(5 + 2 * counts.size());
+    List<String> args = new ArrayList<>(6 + 2 * counts.size());
     args.add(Long.toString(clock.millis()));
     args.add(Long.toString(halfLife.toMillis()));
     args.add(Integer.toString(RESCALE_AFTER_HALF_LIVES));
     args.add(Integer.toString(capacity));
     args.add(Double.toString(MIN_SCORE));
+    args.add(Integer.toString(samplePeriod));
     for (Map.Entry<String, Integer> e : counts.entrySet()) {
       args.add(e.getKey());
       args.add(Long.toString((long) e.getValue() * samplePeriod));
     }
     connection.sync().eval(FLUSH, ScriptOutputType.VALUE,
-        new String[] {keys.hotKey(), keys.hotLandmarkKey()}, args.toArray(String[]::new));
+        new String[] {keys.hotKey(), keys.hotLandmarkKey(), keys.hotMetaKey()},
+        args.toArray(String[]::new));
     return counts.size();
   }
 

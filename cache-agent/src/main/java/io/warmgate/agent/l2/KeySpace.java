@@ -149,6 +149,14 @@ public final class KeySpace {
     return controlKey("hot:landmark");
   }
 
+  /**
+   * Returns {@code {wg:<cache>}:hot:meta}, the hash that lets a reader turn hot-set scores into
+   * request rates: {@code since} (epoch millis the observation began) and {@code halfLifeMs}.
+   */
+  public String hotMetaKey() {
+    return controlKey("hot:meta");
+  }
+
   /** Returns {@code {wg:<cache>}:warm:<schemaHash>}, the warm job of this namespace. */
   public String warmJobKey() {
     return controlKey("warm:" + schemaHash);

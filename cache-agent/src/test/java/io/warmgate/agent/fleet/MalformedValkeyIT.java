@@ -178,6 +178,32 @@ class MalformedValkeyIT {
   }
 
   @Test
+  void hotSetMetaOfTheWrongTypeIsReplacedByTheNextFlush() {
+    raw.set(keys.hotMetaKey(), "garbage");
+    HotKeys hot = new HotKeys(1, 16, 100, Duration.ofMinutes(10));
+    hot.record("deal-1");
+
+    assertThat(hot.flush(valkey.connection(), keys, clock)).isEqualTo(1);
+
+    assertThat(raw.hgetall(keys.hotMetaKey())).isEqualTo(Map.of(
+        "since", Long.toString(clock.millis()), "halfLifeMs", "600000", "samplePeriod", "1"));
+  }
+
+  @Test
+  void nonNumericStartOfObservationIsReplacedByTheLandmark() {
+    HotKeys hot = new HotKeys(1, 16, 100, Duration.ofMinutes(10));
+    hot.record("deal-1");
+    hot.flush(valkey.connection(), keys, clock);
+    raw.hset(keys.hotMetaKey(), "since", "1e3");
+    clock.advance(Duration.ofMinutes(3));
+    hot.record("deal-1");
+
+    hot.flush(valkey.connection(), keys, clock);
+
+    assertThat(raw.hget(keys.hotMetaKey(), "since")).isEqualTo(raw.get(keys.hotLandmarkKey()));
+  }
+
+  @Test
   void nonNumericLandmarkIsReplacedByTheFlushTime() {
     raw.set(keys.hotLandmarkKey(), "yesterday");
     HotKeys hot = new HotKeys(1, 16, 100, Duration.ofMinutes(10));

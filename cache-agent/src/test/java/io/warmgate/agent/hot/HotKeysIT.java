@@ -16,6 +16,7 @@ import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -147,9 +148,68 @@ class HotKeysIT {
   }
 
   @Test
+  void theMetaKeepsTheHalfLifeAndTheStartOfObservationForReadersOfRates() {
+    HotKeys hot = new HotKeys(4, 1024, 100, HALF_LIFE);
+    long start = clock.millis();
+    lookups(hot, "a", 100); // one in four is sampled: a flush sends some
+    hot.flush(connection, keys, clock);
+    clock.advance(HALF_LIFE.multipliedBy(70)); // past a rescale, which moves the landmark
+    lookups(hot, "a", 100);
+    hot.flush(connection, keys, clock);
+
+    assertThat(raw.hgetall("{wg:deals}:hot:meta")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "since", Long.toString(start), "halfLifeMs", Long.toString(HALF_LIFE.toMillis()),
+        "samplePeriod", "4"));
+    assertThat(raw.get("{wg:deals}:hot:landmark")).isNotEqualTo(Long.toString(start));
+  }
+
+  @Test
+  void aSteadyRateIsRecoveredFromTheScoreLandmarkAndMeta() {
+    // 12 lookups per 5-s flush for 25 minutes: 2.4 lookups/s.
+    HotKeys hot = new HotKeys(1, 1024, 100, HALF_LIFE);
+    for (int flush = 0; flush < 300; flush++) {
+      clock.advance(Duration.ofSeconds(5));
+      lookups(hot, "a", 12);
+      hot.flush(connection, keys, clock);
+    }
+    Map<String, String> meta = raw.hgetall("{wg:deals}:hot:meta");
+    double h = Double.parseDouble(meta.get("halfLifeMs"));
+    double observed = clock.millis() - Double.parseDouble(meta.get("since"));
+    double decayed = score("a")
+        * Math.pow(2, -(clock.millis() - Double.parseDouble(raw.get("{wg:deals}:hot:landmark"))) / h);
+    double exposure = h / Math.log(2) * (1 - Math.pow(2, -observed / h));
+
+    // Lookups land at flush times, so the sum runs about half a flush above the integral (+0.4 %).
+    assertThat(decayed / exposure * 1000).isCloseTo(2.4, within(0.02));
+  }
+
+  @Test
+  void aHotSetWithoutMetaIsObservedSinceItsLandmarkAndADeletedOneStartsOver() {
+    long landmark = clock.millis() - HALF_LIFE.toMillis();
+    raw.set("{wg:deals}:hot:landmark", Long.toString(landmark));
+    raw.zadd("{wg:deals}:hot", 50, "a"); // written by an agent that kept no meta
+    HotKeys hot = new HotKeys(1, 1024, 100, HALF_LIFE);
+    lookups(hot, "a", 1);
+    hot.flush(connection, keys, clock);
+    assertThat(raw.hget("{wg:deals}:hot:meta", "since")).isEqualTo(Long.toString(landmark));
+
+    clock.advance(Duration.ofMinutes(1));
+    lookups(hot, "a", 1);
+    hot.flush(connection, keys, clock);
+    assertThat(raw.hget("{wg:deals}:hot:meta", "since")).isEqualTo(Long.toString(landmark));
+
+    raw.del("{wg:deals}:hot");
+    clock.advance(Duration.ofMinutes(1));
+    lookups(hot, "b", 1);
+    hot.flush(connection, keys, clock);
+    assertThat(raw.hget("{wg:deals}:hot:meta", "since")).isEqualTo(Long.toString(clock.millis()));
+  }
+
+  @Test
   void aFlushWithoutSamplesSendsNothing() {
     HotKeys hot = new HotKeys(1, 1024, 10, HALF_LIFE);
     assertThat(hot.flush(connection, keys, clock)).isZero();
-    assertThat(raw.exists("{wg:deals}:hot", "{wg:deals}:hot:landmark")).isZero();
+    assertThat(raw.exists("{wg:deals}:hot", "{wg:deals}:hot:landmark", "{wg:deals}:hot:meta"))
+        .isZero();
   }
 }

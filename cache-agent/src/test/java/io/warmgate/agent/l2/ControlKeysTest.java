@@ -19,6 +19,7 @@ class ControlKeysTest {
     assertThat(keys.keysWrittenKey()).isEqualTo("{wg:deals}:keys:0123456789ab");
     assertThat(keys.hotKey()).isEqualTo("{wg:deals}:hot");
     assertThat(keys.hotLandmarkKey()).isEqualTo("{wg:deals}:hot:landmark");
+    assertThat(keys.hotMetaKey()).isEqualTo("{wg:deals}:hot:meta");
     assertThat(keys.warmJobKey()).isEqualTo("{wg:deals}:warm:0123456789ab");
     assertThat(keys.warmIdsKey()).isEqualTo("{wg:deals}:warm:0123456789ab:ids");
     assertThat(keys.warmLockKey()).isEqualTo("{wg:deals}:warm:0123456789ab:lock");
@@ -27,8 +28,8 @@ class ControlKeysTest {
   @Test
   void allControlKeysShareTheCacheHashTagAndValueKeysHaveNone() {
     List<String> control = List.of(keys.agentsKey(), keys.statsKey(), keys.statsBucketKey(0),
-        keys.keysWrittenKey(), keys.hotKey(), keys.hotLandmarkKey(), keys.warmJobKey(),
-        keys.warmIdsKey(), keys.warmLockKey());
+        keys.keysWrittenKey(), keys.hotKey(), keys.hotLandmarkKey(), keys.hotMetaKey(),
+        keys.warmJobKey(), keys.warmIdsKey(), keys.warmLockKey());
     assertThat(control).allSatisfy(k -> assertThat(k).startsWith(keys.controlTag() + ":"));
     assertThat(keys.valueKey("hot")).doesNotContain("{");
   }

@@ -29,6 +29,16 @@ final class ControlKeys {
     return tag + ":hot";
   }
 
+  /** {@code T:hot:landmark}, the epoch millis the hot-set scores are relative to. */
+  String hotLandmark() {
+    return tag + ":hot:landmark";
+  }
+
+  /** {@code T:hot:meta}, the hot set's {@code since} and {@code halfLifeMs}. */
+  String hotMeta() {
+    return tag + ":hot:meta";
+  }
+
   /** {@code T:stats:<hash>:<bucket>}, counters of the 10-second bucket starting at epoch second. */
   String statsBucket(String schemaHash, long bucketEpochSecond) {
     return tag + ":stats:" + schemaHash + ":" + bucketEpochSecond;

@@ -107,13 +107,16 @@ public final class GateDecision {
     boolean covered = coverage != null && coverage.reaches(rules.minCoverage());
     boolean hitsOk = rules.minHitRatio() == null
         || (seen.hitRatio() != null && seen.hitRatio() >= rules.minHitRatio());
+    String hotSet = hotSet(seen);
     if (covered && hitsOk) {
       return new Decision.Release(GatePhase.Promoted, GateReasons.COVERAGE_REACHED,
-          "released after " + seconds(held) + ": " + criteria(in));
+          "released after " + seconds(held) + ": " + criteria(in)
+              + (hotSet == null ? "" : "; " + hotSet));
     }
     if (rules.mode() == WarmupMode.Preload && seen.warmJob() == null && coverage != null
         && coverage.total() > 0) {
-      return new Decision.OpenWarmJob(schema, rules.hotSetSize(), rules.preloadRate());
+      return new Decision.OpenWarmJob(schema,
+          seen.hotSet() != null ? seen.hotSet().size() : rules.hotSetSize(), rules.preloadRate());
     }
     if (held.compareTo(rules.maxWait()) >= 0) {
       String notWarm = "not warm after " + seconds(held) + " (warmup.maxWait "
@@ -128,13 +131,33 @@ public final class GateDecision {
       };
     }
     if (coverage == null || coverage.total() == 0) {
+      HotSetForecast.Cut cut = seen.hotSet();
+      if (cut != null && cut.tracked() > 0) {
+        return new Decision.Hold(GatePhase.Warming, GateReasons.HOT_SET_EMPTY, format(
+            "held: the hot set is empty: none of the %,d tracked ids is expected to be read "
+                + "within l2Ttl %s, so there is nothing to warm and coverage cannot be measured; "
+                + "warmup.onTimeout applies after warmup.maxWait", cut.tracked(),
+            seconds(cut.window())));
+      }
       return new Decision.Hold(GatePhase.Warming, GateReasons.HOT_SET_EMPTY,
           "held: the hot set is empty, so coverage cannot be measured; the stable pods' agents "
               + "record hot ids as they serve traffic");
     }
     return new Decision.Hold(GatePhase.Warming, GateReasons.WARMING,
         "held: warming " + coverage.keys() + " (" + criteria(in) + ")"
+            + (hotSet == null ? "" : "; " + hotSet)
             + (seen.warmJob() == null ? "" : "; " + seen.warmJob().summary()));
+  }
+
+  /**
+   * How the ids coverage is measured on were chosen: the live forecast, else what the warm job
+   * recorded when it opened; null when neither says.
+   */
+  private static String hotSet(GateInputs.Observed seen) {
+    if (seen.hotSet() != null) {
+      return seen.hotSet().describe();
+    }
+    return seen.warmJob() == null ? null : seen.warmJob().hotSetText();
   }
 
   /** Such as {@code coverage 24.1% of 80% needed, hit ratio 0.52 of 0.90 needed}. */
@@ -162,7 +185,7 @@ public final class GateDecision {
     return s < 60 ? s + " s" : (s / 60) + "m" + (s % 60 == 0 ? "" : " " + (s % 60) + "s");
   }
 
-  private static String format(String pattern, Object value) {
-    return String.format(Locale.ROOT, pattern, value);
+  private static String format(String pattern, Object... values) {
+    return String.format(Locale.ROOT, pattern, values);
   }
 }

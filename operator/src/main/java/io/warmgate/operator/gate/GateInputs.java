@@ -76,9 +76,12 @@ public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
    * @param hitRatio the canary's hit ratio over {@code warmup.hitRatioWindow}, or null when not
    *     measured or no requests were counted
    * @param warmJob the canary namespace's warm job, or null when none is open
+   * @param hotSet the live hot set {@code coverage} was measured on, or null when it was not read
+   *     (coverage not measured, or measured on the warm job's ids)
    */
   public record Observed(boolean reachable, String problem, Set<String> canarySchemas,
-      Set<String> stableSchemas, Coverage coverage, Double hitRatio, WarmJob warmJob) {
+      Set<String> stableSchemas, Coverage coverage, Double hitRatio, WarmJob warmJob,
+      HotSetForecast.Cut hotSet) {
 
     public Observed {
       canarySchemas = Set.copyOf(canarySchemas);
@@ -87,7 +90,7 @@ public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
 
     /** Valkey could not be read, because of {@code problem}. */
     public static Observed unreachable(String problem) {
-      return new Observed(false, problem, Set.of(), Set.of(), null, null, null);
+      return new Observed(false, problem, Set.of(), Set.of(), null, null, null, null);
     }
 
     /** The single schema hash of the canary's agents, or null when none or several. */

@@ -3,11 +3,14 @@ package io.warmgate.operator.gate;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -17,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads what the agents report about one schema-hash namespace: coverage of the hot set, hit
+ * Reads what the agents report about one schema-hash namespace: the hot set and its coverage, hit
  * ratio over a window of 10-second stats buckets, and distinct keys written
  * (docs/valkey-layout.md).
  * Commands are pipelined on the shared connection, so one read costs about one round trip.
@@ -28,6 +31,30 @@ final class NamespaceStats {
 
   /** Width of a {@code T:stats:<hash>:<bucket>} bucket. */
   static final long BUCKET_SECONDS = 10;
+
+  // KEYS: hot, landmark, meta. ARGV: how many hottest ids. Returns {ids and scores, landmark or
+  // nil, landmark's type, meta fields and values, meta's type}.
+  private static final String READ_HOT = """
+      local t = redis.call('TYPE', KEYS[1]).ok
+      if t ~= 'zset' and t ~= 'none' then
+        return redis.error_reply('WRONGTYPE Operation against a key holding the wrong kind of value')
+      end
+      local ranked = {}
+      if tonumber(ARGV[1]) > 0 then
+        ranked = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+      end
+      local landmarkType = redis.call('TYPE', KEYS[2]).ok
+      local landmark = false
+      if landmarkType == 'string' then
+        landmark = redis.call('GET', KEYS[2])
+      end
+      local metaType = redis.call('TYPE', KEYS[3]).ok
+      local meta = {}
+      if metaType == 'hash' then
+        meta = redis.call('HGETALL', KEYS[3])
+      end
+      return {ranked, landmark, landmarkType, meta, metaType}
+      """;
 
   private final StatefulRedisConnection<String, String> valkey;
   private final ControlKeys keys;
@@ -42,14 +69,57 @@ final class NamespaceStats {
   }
 
   /**
-   * The share of the {@code hotSetSize} hottest ids whose value key exists in namespace
-   * {@code schemaHash} (pipelined {@code EXISTS}).
+   * The hot set the gate warms and measures: of the {@code hotSetSize} hottest tracked ids, those
+   * {@link HotSetForecast} expects to be requested within {@code window}. The ids, their scores,
+   * the landmark and the meta are read in one script, so a rescale cannot fall between them.
+   *
+   * @throws RedisException naming {@code T:hot} if it holds another type, or if Valkey cannot be
+   *     read in time
+   */
+  HotSetForecast.Cut hotSet(int hotSetSize, Duration window, Instant now) {
+    List<Object> reply = WrongType.naming(keys.hot(), () -> valkey.sync().eval(READ_HOT,
+        ScriptOutputType.MULTI, new String[] {keys.hot(), keys.hotLandmark(), keys.hotMeta()},
+        String.valueOf(hotSetSize)));
+    List<?> flat = (List<?>) reply.get(0);
+    List<ScoredValue<String>> ranked = new ArrayList<>(flat.size() / 2);
+    for (int i = 0; i + 1 < flat.size(); i += 2) {
+      ranked.add(ScoredValue.just(score((String) flat.get(i + 1)), (String) flat.get(i)));
+    }
+    String landmarkType = (String) reply.get(2);
+    String metaType = (String) reply.get(4);
+    if (!"string".equals(landmarkType) && !"none".equals(landmarkType)) {
+      return HotSetForecast.all(ranked, window, keys.hotLandmark() + " holds a " + landmarkType
+          + ", not a string");
+    }
+    if (!"hash".equals(metaType) && !"none".equals(metaType)) {
+      return HotSetForecast.all(ranked, window, keys.hotMeta() + " holds a " + metaType
+          + ", not a hash");
+    }
+    Map<String, String> meta = new HashMap<>();
+    List<?> fields = (List<?>) reply.get(3);
+    for (int i = 0; i + 1 < fields.size(); i += 2) {
+      meta.put((String) fields.get(i), (String) fields.get(i + 1));
+    }
+    return HotSetForecast.of(keys, ranked, (String) reply.get(1), meta, now, window);
+  }
+
+  /**
+   * The share of {@code ids} whose value key exists in namespace {@code schemaHash} (pipelined
+   * {@code EXISTS}).
    *
    * @throws RedisException if Valkey cannot be read in time
    */
-  Coverage coverage(String schemaHash, int hotSetSize) {
-    return coverageOf(schemaHash, WrongType.naming(keys.hot(),
-        () -> valkey.sync().zrevrange(keys.hot(), 0, hotSetSize - 1L)));
+  Coverage coverage(String schemaHash, List<String> ids) {
+    RedisAsyncCommands<String, String> async = valkey.async();
+    List<RedisFuture<Long>> exists = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      exists.add(async.exists(keys.value(schemaHash, id)));
+    }
+    long present = 0;
+    for (RedisFuture<Long> reply : exists) {
+      present += await(reply);
+    }
+    return new Coverage(present, ids.size());
   }
 
   /**
@@ -61,20 +131,7 @@ final class NamespaceStats {
    */
   Coverage jobCoverage(String schemaHash) {
     String ids = keys.warmIds(schemaHash);
-    return coverageOf(schemaHash, WrongType.naming(ids, () -> valkey.sync().lrange(ids, 0, -1)));
-  }
-
-  private Coverage coverageOf(String schemaHash, List<String> hot) {
-    RedisAsyncCommands<String, String> async = valkey.async();
-    List<RedisFuture<Long>> exists = new ArrayList<>(hot.size());
-    for (String id : hot) {
-      exists.add(async.exists(keys.value(schemaHash, id)));
-    }
-    long present = 0;
-    for (RedisFuture<Long> reply : exists) {
-      present += await(reply);
-    }
-    return new Coverage(present, hot.size());
+    return coverage(schemaHash, WrongType.naming(ids, () -> valkey.sync().lrange(ids, 0, -1)));
   }
 
   /**
@@ -143,6 +200,15 @@ final class NamespaceStats {
       throw new RedisCommandTimeoutException(
           "Valkey did not answer within " + timeout.toMillis() + " ms");
     }
+  }
+
+  /** A score as a script returns it: a decimal string, {@code inf} or {@code -inf}. */
+  private static double score(String text) {
+    return switch (text) {
+      case "inf" -> Double.POSITIVE_INFINITY;
+      case "-inf" -> Double.NEGATIVE_INFINITY;
+      default -> Double.parseDouble(text);
+    };
   }
 
   private static long counter(Map<String, String> counters, String name) {

@@ -5,8 +5,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.Durations;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.NamespaceRole;
@@ -97,6 +99,7 @@ public final class RolloutGate {
     Instant now = clock.instant();
     WarmupSpec spec = policy.getSpec().getWarmup();
     GateInputs.Warmup warmup = GateInputs.Warmup.of(spec);
+    Duration l2Ttl = l2Ttl(policy);
     RolloutView view = RolloutView.of(rollout);
     GateStep step = GateStep.resolve(view.steps(), spec == null ? null : spec.getGateStep());
     CachePolicyStatus status = policy.getStatus() == null ? new CachePolicyStatus()
@@ -124,7 +127,7 @@ public final class RolloutGate {
       try {
         List<Agent> agents = AgentRegistry.live(valkey.sync(), keys, now);
         namespaces = namespaces(valkey, keys, agents, view, warmup, now);
-        observed = observe(valkey, keys, agents, view, step, warmup, now);
+        observed = observe(valkey, keys, agents, view, step, warmup, l2Ttl, now);
       } catch (RedisException e) {
         log.debug("Reading Valkey for CachePolicy {}/{} failed",
             policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
@@ -136,10 +139,11 @@ public final class RolloutGate {
     Decision decision = GateDecision.decide(inputs);
     if (decision instanceof Decision.OpenWarmJob open) {
       try {
+        String hotSet = observed.hotSet() == null ? null : observed.hotSet().describe();
         if (WarmJobs.open(valkey.sync(), keys, open.schemaHash(), open.target(), open.rate(),
-            now)) {
-          log.info("Opened the warm job of schema hash {} for Rollout {} ({} ids at {}/s)",
-              open.schemaHash(), view.id(), open.target(), open.rate());
+            hotSet, now)) {
+          log.info("Opened the warm job of schema hash {} for Rollout {} ({} ids at {}/s; {})",
+              open.schemaHash(), view.id(), open.target(), open.rate(), hotSet);
         }
         observed = withJob(observed, WarmJobs.read(valkey.sync(), keys, open.schemaHash()));
       } catch (RedisException e) {
@@ -214,14 +218,21 @@ public final class RolloutGate {
         && view.canaryPauseStart().isEmpty());
   }
 
+  /** The policy's {@code l2Ttl}: how long a preloaded value lives, the hot set's forecast window. */
+  private static Duration l2Ttl(CachePolicy policy) {
+    String l2Ttl = policy.getSpec().getL2Ttl();
+    return Durations.parse(l2Ttl != null ? l2Ttl : new CachePolicySpec().getL2Ttl());
+  }
+
   private GateInputs.Observed observe(StatefulRedisConnection<String, String> valkey,
       ControlKeys keys, List<Agent> agents, RolloutView view, GateStep step,
-      GateInputs.Warmup warmup, Instant now) {
+      GateInputs.Warmup warmup, Duration l2Ttl, Instant now) {
     Set<String> canary = schemasOf(agents, view.canaryInProgress() ? view.currentPodHash() : null);
     Set<String> stable = schemasOf(agents, view.stableRs());
     Coverage coverage = null;
     Double hitRatio = null;
     WarmJob job = null;
+    HotSetForecast.Cut hotSet = null;
     boolean held = view.canaryInProgress() && !view.abort() && step.found()
         && Objects.equals(view.currentStepIndex(), step.index())
         && view.canaryPauseStart().isPresent();
@@ -229,13 +240,19 @@ public final class RolloutGate {
       String schema = canary.iterator().next();
       NamespaceStats stats = new NamespaceStats(valkey, keys, READ_TIMEOUT);
       job = WarmJobs.read(valkey.sync(), keys, schema);
-      // With a warm job, the target is the hot set it snapshotted; without one, the live hot set.
-      coverage = job != null ? stats.jobCoverage(schema) : stats.coverage(schema, warmup.hotSetSize());
+      // With a warm job, the target is the hot set it snapshotted; without one, the live hot set:
+      // the hottest ids expected to be read before a value written now expires.
+      if (job != null) {
+        coverage = stats.jobCoverage(schema);
+      } else {
+        hotSet = stats.hotSet(warmup.hotSetSize(), l2Ttl, now);
+        coverage = stats.coverage(schema, hotSet.ids());
+      }
       if (warmup.minHitRatio() != null) {
         hitRatio = stats.hitRatio(schema, warmup.hitRatioWindow(), now);
       }
     }
-    return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job);
+    return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job, hotSet);
   }
 
   private List<SchemaNamespaceStatus> namespaces(StatefulRedisConnection<String, String> valkey,
@@ -348,7 +365,7 @@ public final class RolloutGate {
 
   private static GateInputs.Observed withJob(GateInputs.Observed o, WarmJob job) {
     return new GateInputs.Observed(o.reachable(), o.problem(), o.canarySchemas(),
-        o.stableSchemas(), o.coverage(), o.hitRatio(), job);
+        o.stableSchemas(), o.coverage(), o.hitRatio(), job, o.hotSet());
   }
 
   private static void copy(GateStatus from, GateStatus to) {

@@ -8,8 +8,11 @@ package io.warmgate.operator.gate;
  * @param filled ids loaded so far
  * @param errors ids that failed to load
  * @param message the preloading agent's last message, or null
+ * @param hotSet how the operator chose the ids when it opened the job (such as {@code hot set:
+ *     2,345 of 10,000 tracked ids expected to be read within l2Ttl 4m}), or null
  */
-public record WarmJob(String state, long target, long filled, long errors, String message) {
+public record WarmJob(String state, long target, long filled, long errors, String message,
+    String hotSet) {
 
   /** Longest state or message text a summary quotes (summaries end up in status and Events). */
   static final int MAX_TEXT = 200;
@@ -22,6 +25,11 @@ public record WarmJob(String state, long target, long filled, long errors, Strin
     return "warm job " + bounded(state) + " " + filled + "/" + target + " loaded"
         + (errors > 0 ? ", " + errors + " errors" : "")
         + (message != null && !message.isBlank() ? " (" + bounded(message) + ")" : "");
+  }
+
+  /** {@link #hotSet}, cut to {@link #MAX_TEXT} chars; null when absent or blank. */
+  public String hotSetText() {
+    return hotSet == null || hotSet.isBlank() ? null : bounded(hotSet);
   }
 
   private static String bounded(String text) {

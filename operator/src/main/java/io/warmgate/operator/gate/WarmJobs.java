@@ -22,20 +22,24 @@ final class WarmJobs {
   /** Ids per origin batch the preloading agent loads, at most. */
   static final int MAX_BATCH_SIZE = 200;
 
-  // KEYS: job, ids, hot. ARGV: target, rate, batchSize, now (epoch ms), expiry (ms).
+  // KEYS: job, ids, hot. ARGV: target, rate, batchSize, now (epoch ms), expiry (ms), hot-set
+  // description.
   private static final String OPEN = """
       if redis.call('EXISTS', KEYS[1]) == 1 then
         return 0
       end
       redis.call('DEL', KEYS[2])
-      local ids = redis.call('ZREVRANGE', KEYS[3], 0, tonumber(ARGV[1]) - 1)
+      local ids = {}
+      if tonumber(ARGV[1]) > 0 then
+        ids = redis.call('ZREVRANGE', KEYS[3], 0, tonumber(ARGV[1]) - 1)
+      end
       for i = 1, #ids, 1000 do
         redis.call('RPUSH', KEYS[2], unpack(ids, i, math.min(i + 999, #ids)))
       end
       redis.call('HSET', KEYS[1], 'target', #ids, 'rate', ARGV[2], 'batchSize', ARGV[3],
         'state', 'Open', 'filled', 0, 'errors', 0, 'cursor', 0,
         'createdAt', ARGV[4], 'updatedAt', ARGV[4],
-        'message', 'opened by the warmgate operator')
+        'message', 'opened by the warmgate operator', 'hotSet', ARGV[6])
       redis.call('PEXPIRE', KEYS[1], ARGV[5])
       if #ids > 0 then
         redis.call('PEXPIRE', KEYS[2], ARGV[5])
@@ -57,23 +61,26 @@ final class WarmJobs {
       return null;
     }
     return new WarmJob(job.getOrDefault("state", "Open"), number(job.get("target")),
-        number(job.get("filled")), number(job.get("errors")), job.get("message"));
+        number(job.get("filled")), number(job.get("errors")), job.get("message"),
+        job.get("hotSet"));
   }
 
   /**
    * Opens the job of namespace {@code schemaHash} for the {@code target} hottest ids at
    * {@code rate} ids/s unless one exists.
    *
+   * @param hotSet how {@code target} was chosen, kept in the job's {@code hotSet} field for the
+   *     gate's messages
    * @return whether this call created it
    * @throws io.lettuce.core.RedisException if Valkey cannot be written
    */
   static boolean open(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash,
-      int target, int rate, Instant now) {
+      int target, int rate, String hotSet, Instant now) {
     Long created = valkey.eval(OPEN, ScriptOutputType.INTEGER,
         new String[] {keys.warmJob(schemaHash), keys.warmIds(schemaHash), keys.hot()},
         String.valueOf(target), String.valueOf(rate),
         String.valueOf(Math.min(MAX_BATCH_SIZE, rate)), String.valueOf(now.toEpochMilli()),
-        String.valueOf(EXPIRY.toMillis()));
+        String.valueOf(EXPIRY.toMillis()), hotSet == null ? "" : hotSet);
     return created != null && created == 1L;
   }
 

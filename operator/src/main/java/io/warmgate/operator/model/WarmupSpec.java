@@ -28,8 +28,12 @@ public class WarmupSpec {
   @Default("10000")
   @Min(1)
   @Max(1000000)
-  @JsonPropertyDescription("Number of hottest key ids (sampled from the stable pods' traffic) "
-      + "whose presence in the canary's namespace defines coverage. Defaults to 10000.")
+  @JsonPropertyDescription("Upper bound of the hot set: how many of the hottest key ids (sampled "
+      + "from the stable pods' traffic) the gate considers. Of these it keeps the hottest ones "
+      + "expected to be requested within l2Ttl, as many as keep the expected share never "
+      + "requested (a preload's waste) at 5% or less; Preload loads them and coverage is measured "
+      + "on them. When the agents record no request rates (older agents), all are kept. Defaults "
+      + "to 10000.")
   private Integer hotSetSize = 10000;
 
   @Default("500")

@@ -13,6 +13,8 @@ class ControlKeysTest {
   void controlKeysShareTheCacheHashTag() {
     assertThat(keys.agents()).isEqualTo("{wg:deals}:agents");
     assertThat(keys.hot()).isEqualTo("{wg:deals}:hot");
+    assertThat(keys.hotLandmark()).isEqualTo("{wg:deals}:hot:landmark");
+    assertThat(keys.hotMeta()).isEqualTo("{wg:deals}:hot:meta");
     assertThat(keys.keys("ab12")).isEqualTo("{wg:deals}:keys:ab12");
     assertThat(keys.statsBucket("ab12", 1700000000L)).isEqualTo("{wg:deals}:stats:ab12:1700000000");
     assertThat(keys.warmJob("ab12")).isEqualTo("{wg:deals}:warm:ab12");

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -35,7 +36,19 @@ class GateDecisionTest {
 
   static GateInputs.Observed seen(Set<String> canary, Set<String> stable, Coverage coverage,
       Double hitRatio, WarmJob job) {
-    return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job);
+    return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job, null);
+  }
+
+  /** The canary "bbb" over stable "aaa", coverage measured on the forecast cut {@code hotSet}. */
+  static GateInputs.Observed forecast(Coverage coverage, HotSetForecast.Cut hotSet) {
+    return new GateInputs.Observed(true, null, Set.of("bbb"), Set.of("aaa"), coverage, null, null,
+        hotSet);
+  }
+
+  /** A forecast that kept {@code kept} of {@code tracked} ids for the window 4m. */
+  static HotSetForecast.Cut cut(int kept, int tracked) {
+    return new HotSetForecast.Cut(IntStream.range(0, kept).mapToObj(i -> "id-" + i).toList(),
+        tracked, Duration.ofMinutes(4), 0.01, null);
   }
 
   static GateInputs.Observed newSchema(Coverage coverage) {
@@ -321,11 +334,56 @@ class GateDecisionTest {
   }
 
   @Test
+  void preloadOpensTheJobForTheForecastCutOnly() {
+    WarmupSpec spec = spec();
+    spec.setMode(WarmupMode.Preload);
+    spec.setPreloadRate(300);
+    Decision d = decide(held(), spec, null, forecast(new Coverage(0, 3), cut(3, 10)),
+        Duration.ZERO);
+    assertThat(d).isEqualTo(new Decision.OpenWarmJob("bbb", 3, 300));
+  }
+
+  @Test
+  void warmingAndReleaseMessagesShowTheForecastCut() {
+    Decision warming = decide(forecast(new Coverage(1, 2345), cut(2345, 10000)), Duration.ZERO);
+    assertThat(warming.message()).isEqualTo("held: warming 1/2,345 keys (coverage 0.0% of 80% "
+        + "needed); hot set: 2,345 of 10,000 tracked ids expected to be read within l2Ttl 4m");
+    Decision released = decide(forecast(new Coverage(2345, 2345), cut(2345, 10000)),
+        Duration.ofSeconds(38));
+    assertThat(released.message()).isEqualTo("released after 38 s: coverage 100.0% of 80% "
+        + "needed; hot set: 2,345 of 10,000 tracked ids expected to be read within l2Ttl 4m");
+  }
+
+  @Test
+  void aRunningJobShowsHowItsIdsWereChosen() {
+    WarmupSpec spec = spec();
+    spec.setMode(WarmupMode.Preload);
+    Decision d = decide(held(), spec, null, seen(Set.of("bbb"), Set.of("aaa"),
+        new Coverage(10, 100), null, new WarmJob("Running", 100, 12, 1, null,
+            "hot set: 100 of 400 tracked ids expected to be read within l2Ttl 4m")), Duration.ZERO);
+    assertThat(d.message()).contains("; hot set: 100 of 400 tracked ids expected to be read "
+        + "within l2Ttl 4m; warm job Running 12/100 loaded");
+  }
+
+  @Test
+  void aForecastExpectingNoReadsHoldsAsAnEmptyHotSetAndOpensNoJob() {
+    WarmupSpec spec = spec();
+    spec.setMode(WarmupMode.Preload);
+    Decision d = decide(held(), spec, null, forecast(new Coverage(0, 0), cut(0, 1234)),
+        Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("HotSetEmpty");
+    assertThat(d.message()).startsWith("held: the hot set is empty: none of the 1,234 tracked ids "
+        + "is expected to be read within l2Ttl 4m");
+  }
+
+  @Test
   void preloadWithJobHoldsAndReportsProgress() {
     WarmupSpec spec = spec();
     spec.setMode(WarmupMode.Preload);
     Decision d = decide(held(), spec, null, seen(Set.of("bbb"), Set.of("aaa"),
-        new Coverage(10, 100), null, new WarmJob("Running", 100, 12, 1, null)), Duration.ZERO);
+        new Coverage(10, 100), null, new WarmJob("Running", 100, 12, 1, null, null)),
+        Duration.ZERO);
     assertThat(d).isInstanceOf(Decision.Hold.class);
     assertThat(d.message()).contains("warm job Running 12/100 loaded, 1 errors");
   }

@@ -121,7 +121,36 @@ class MalformedValkeyIT {
     r.set("wg:deals:bbb:%0A%00%2A", "v");
     r.set(keys.agents(), "must not be mistaken for a value key");
 
-    assertThat(stats.coverage("bbb", 10)).isEqualTo(new Coverage(3, 4));
+    assertThat(stats.coverage("bbb", stats.hotSet(10, Duration.ofMinutes(4), now).ids()))
+        .isEqualTo(new Coverage(3, 4));
+  }
+
+  @Test
+  void hotSetOfTheWrongTypeFailsTheReadSoTheGateHolds() {
+    r.hset(keys.hot(), "deal-1", "5");
+
+    assertThatThrownBy(() -> stats.hotSet(10, Duration.ofMinutes(4), now))
+        .isInstanceOf(RedisException.class)
+        .hasMessageStartingWith("key {wg:deals}:hot holds a value of another type than "
+            + "docs/valkey-layout.md gives it (WRONGTYPE");
+  }
+
+  @Test
+  void hotSetMetaOrLandmarkOfAnotherTypeMeansNoForecastNamingTheKey() {
+    r.zadd(keys.hot(), 1, "a");
+    r.set(keys.hotLandmark(), "1700000000000");
+    r.set(keys.hotMeta(), "garbage");
+    Duration l2Ttl = Duration.ofMinutes(4);
+
+    assertThat(stats.hotSet(10, l2Ttl, now).describe()).isEqualTo("hot set: all 1 tracked ids, "
+        + "not forecast: {wg:deals}:hot:meta holds a string, not a hash");
+
+    r.del(keys.hotLandmark());
+    r.hset(keys.hotLandmark(), "not", "a string");
+    r.del(keys.hotMeta());
+    r.hset(keys.hotMeta(), Map.of("since", "1", "halfLifeMs", "600000", "samplePeriod", "16"));
+    assertThat(stats.hotSet(10, l2Ttl, now).noForecast())
+        .isEqualTo("{wg:deals}:hot:landmark holds a hash, not a string");
   }
 
   @Test

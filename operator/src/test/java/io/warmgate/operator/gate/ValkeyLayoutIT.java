@@ -21,6 +21,9 @@ class ValkeyLayoutIT {
   @RegisterExtension
   static final RedisExtension redis = new RedisExtension();
 
+  /** The forecast window, l2Ttl. */
+  static final Duration W = Duration.ofMinutes(4);
+
   final ControlKeys keys = new ControlKeys("deals");
   RedisClient client;
   StatefulRedisConnection<String, String> connection;
@@ -65,10 +68,39 @@ class ValkeyLayoutIT {
     r.set("wg:deals:aaa:plain", "v");
     r.set("wg:deals:bbb:cold", "v");
     NamespaceStats stats = new NamespaceStats(connection, keys, Duration.ofSeconds(5));
+    // No hot-set meta, so no forecast: the hottest hotSetSize ids.
+    List<String> top2 = stats.hotSet(2, W, Instant.now()).ids();
+    List<String> top10 = stats.hotSet(10, W, Instant.now()).ids();
 
-    assertThat(stats.coverage("bbb", 2)).isEqualTo(new Coverage(1, 2));
-    assertThat(stats.coverage("bbb", 10)).isEqualTo(new Coverage(2, 3));
-    assertThat(stats.coverage("eee", 10)).isEqualTo(new Coverage(0, 3));
+    assertThat(top2).containsExactly("a:b c", "plain");
+    assertThat(stats.coverage("bbb", top2)).isEqualTo(new Coverage(1, 2));
+    assertThat(stats.coverage("bbb", top10)).isEqualTo(new Coverage(2, 3));
+    assertThat(stats.coverage("eee", top10)).isEqualTo(new Coverage(0, 3));
+  }
+
+  @Test
+  void hotSetReadsScoresLandmarkAndMetaAndCutsTheIdsNotExpectedWithinTheWindow() {
+    Instant now = Instant.ofEpochMilli(1_700_000_000_000L);
+    long h = Duration.ofMinutes(10).toMillis();
+    // Observed for one half-life with the landmark at its start: E = h / (2 ln 2), and a score
+    // s at now means s × 2^-1 decayed lookups, so s / (2 E) = s ln 2 / h lookups per ms.
+    r.set(keys.hotLandmark(), Long.toString(now.toEpochMilli() - h));
+    r.hset(keys.hotMeta(), Map.of("since", Long.toString(now.toEpochMilli() - h),
+        "halfLifeMs", Long.toString(h), "samplePeriod", "1"));
+    double perRequestInW = h / Math.log(2) / W.toMillis(); // score of one expected request in W
+    r.zadd(keys.hot(), 20 * perRequestInW, "often");   // 36 lookups in E: e^-19.4 missed
+    r.zadd(keys.hot(), 10 * perRequestInW, "regular"); // e^-9.4
+    r.zadd(keys.hot(), 0.1 * perRequestInW, "rare");   // under one lookup: surely missed
+    r.zadd(keys.hot(), 0.05 * perRequestInW, "rarer");
+    NamespaceStats stats = new NamespaceStats(connection, keys, Duration.ofSeconds(5));
+
+    HotSetForecast.Cut cut = stats.hotSet(4, W, now);
+
+    assertThat(cut.ids()).containsExactly("often", "regular");
+    assertThat(cut.tracked()).isEqualTo(4);
+    assertThat(cut.describe())
+        .isEqualTo("hot set: 2 of 4 tracked ids expected to be read within l2Ttl 4m");
+    assertThat(stats.hotSet(1, W, now).ids()).containsExactly("often");
   }
 
   @Test
@@ -82,7 +114,8 @@ class ValkeyLayoutIT {
     NamespaceStats stats = new NamespaceStats(connection, keys, Duration.ofSeconds(5));
 
     assertThat(stats.jobCoverage("bbb")).isEqualTo(new Coverage(2, 2));
-    assertThat(stats.coverage("bbb", 2)).isEqualTo(new Coverage(1, 2));
+    assertThat(stats.coverage("bbb", stats.hotSet(2, W, Instant.now()).ids()))
+        .isEqualTo(new Coverage(1, 2));
   }
 
   @Test
@@ -106,7 +139,7 @@ class ValkeyLayoutIT {
     }
     Instant now = Instant.ofEpochMilli(1_700_000_000_000L);
 
-    assertThat(WarmJobs.open(r, keys, "bbb", 2000, 300, now)).isTrue();
+    assertThat(WarmJobs.open(r, keys, "bbb", 2000, 300, "hot set: chosen so", now)).isTrue();
 
     assertThat(r.hgetall(keys.warmJob("bbb"))).containsAllEntriesOf(Map.of("target", "2000",
         "rate", "300", "batchSize", "200", "state", "Open", "filled", "0", "errors", "0",
@@ -116,11 +149,12 @@ class ValkeyLayoutIT {
     assertThat(r.pttl(keys.warmJob("bbb"))).isPositive();
     assertThat(r.pttl(keys.warmIds("bbb"))).isPositive();
     assertThat(WarmJobs.read(r, keys, "bbb"))
-        .isEqualTo(new WarmJob("Open", 2000, 0, 0, "opened by the warmgate operator"));
+        .isEqualTo(new WarmJob("Open", 2000, 0, 0, "opened by the warmgate operator",
+            "hot set: chosen so"));
 
     r.hset(keys.warmJob("bbb"), Map.of("state", "Done", "filled", "1990", "errors", "10",
         "cursor", "2000"));
-    assertThat(WarmJobs.open(r, keys, "bbb", 5000, 10, now.plusSeconds(60))).isFalse();
+    assertThat(WarmJobs.open(r, keys, "bbb", 5000, 10, null, now.plusSeconds(60))).isFalse();
     assertThat(r.hgetall(keys.warmJob("bbb"))).containsEntry("state", "Done")
         .containsEntry("filled", "1990").containsEntry("target", "2000");
     assertThat(r.llen(keys.warmIds("bbb"))).isEqualTo(2000);
@@ -128,9 +162,16 @@ class ValkeyLayoutIT {
 
   @Test
   void warmJobForAnEmptyHotSetHasNothingToLoad() {
-    assertThat(WarmJobs.open(r, keys, "bbb", 100, 500, Instant.now())).isTrue();
+    assertThat(WarmJobs.open(r, keys, "bbb", 100, 500, null, Instant.now())).isTrue();
     assertThat(WarmJobs.read(r, keys, "bbb").target()).isZero();
     assertThat(r.exists(keys.warmIds("bbb"))).isZero();
+    assertThat(WarmJobs.read(r, keys, "bbb").hotSetText()).isNull();
+
+    // A target of 0 (nothing expected to be read) snapshots nothing, not the whole set.
+    r.zadd(keys.hot(), 1, "a");
+    assertThat(WarmJobs.open(r, keys, "ccc", 0, 500, null, Instant.now())).isTrue();
+    assertThat(WarmJobs.read(r, keys, "ccc").target()).isZero();
+    assertThat(r.exists(keys.warmIds("ccc"))).isZero();
     assertThat(WarmJobs.read(r, keys, "none")).isNull();
   }
 }
