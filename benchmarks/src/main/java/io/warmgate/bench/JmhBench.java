@@ -37,7 +37,9 @@ final class JmhBench {
       new Pair(L1HitBenchmark.class.getName(), "caffeineGetIfPresent", "warmgateGet",
           "L1 hit `get` vs Caffeine `getIfPresent`", 1.2, Double.NaN),
       new Pair(L2HitBenchmark.class.getName(), "lettuceGet", "warmgateGet",
-          "L2 hit (L1 miss) `get` vs Lettuce `GET` round trip", 1.1, 2.0));
+          "L2 hit (L1 miss) `get` vs Lettuce `GET` round trip", 1.1, 2.0),
+      new Pair(L2HitBenchmark.class.getName(), "lettuceGetAndDecode", "warmgateGet",
+          "L2 hit (L1 miss) `get` vs Lettuce `GET` + envelope check + Smile decode", 1.1, 2.0));
   /** Forks of a full run: JMH's error needs several JVMs, each with its own JIT decisions. */
   static final int FORKS = 3;
 

@@ -4,7 +4,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.warmgate.agent.TieredCache;
-import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.preload.PreloadWorker;
 import java.time.Duration;
@@ -15,14 +14,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * The warm-up half of a gated rollout, with the agent's own classes: the stable fleet's traffic
- * feeds the sampled hot set ({@link HotKeys}), a warm job is opened on it, and the canary's
- * {@link PreloadWorker} fills the new namespace at the job's rate.
+ * Drives the agent's {@link PreloadWorker} through a warm job over given ids, to measure how fast
+ * it fills a namespace at a given rate.
  */
 final class Preloader implements AutoCloseable {
 
-  /** The operator's defaults (CachePolicy {@code spec.warmup}): hot-set size and ids/s. */
-  static final int HOT_SET_SIZE = 10_000;
+  /** The operator's default {@code spec.warmup.preloadRate}, ids/s. */
   static final int RATE = 500;
   /** The operator asks for batches of min(200, rate) ids. */
   static final int BATCH_SIZE = 200;
@@ -42,23 +39,6 @@ final class Preloader implements AutoCloseable {
     this.client = RedisClient.create(redisUri);
     this.connection = client.connect();
     this.clock = clock;
-  }
-
-  /** Samples {@code traffic} into the hot set of {@code cache}'s name, as serving pods do. */
-  void recordHotSet(TieredCache<?> cache, List<List<String>> traffic) {
-    HotKeys hot = new HotKeys();
-    KeySpace keys = new KeySpace(cache.name(), cache.schemaHash());
-    int sinceFlush = 0;
-    for (List<String> request : traffic) {
-      hot.recordAll(request);
-      sinceFlush += request.size();
-      // Flush before the sample ring (4,096 slots at 1 in 16) can wrap, as the agent's timer does.
-      if (sinceFlush >= 16_000) {
-        hot.flush(connection, keys, clock);
-        sinceFlush = 0;
-      }
-    }
-    hot.flush(connection, keys, clock);
   }
 
   /** Makes {@code ids} the hot set of {@code cache}'s name, hottest first. */

@@ -5,8 +5,10 @@ import io.warmgate.agent.l2.KeySpace;
 import java.util.List;
 
 /**
- * Opens a warm job the way the operator does (docs/valkey-layout.md): snapshot the hottest ids of
- * the cache's hot set into the job's id list, then write the job hash in state {@code Open}.
+ * Opens a warm job in the layout of docs/valkey-layout.md over the hottest ids of the cache's hot
+ * set: the job's id list, then the job hash in state {@code Open}. The preload benchmark seeds the
+ * hot set with exactly the ids it wants loaded; which ids the operator chooses is the release
+ * benchmark's subject.
  */
 final class WarmJobOpener {
 

@@ -18,6 +18,7 @@ final class Fleet implements AutoCloseable {
 
   private final ReleaseEnv env;
   private final List<ReleasePod> live = new CopyOnWriteArrayList<>();
+  private final List<ReleasePod> all = new CopyOnWriteArrayList<>();
   private final ExecutorService draining = Executors.newCachedThreadPool(Traffic.daemon("drain"));
   private int started;
 
@@ -32,6 +33,7 @@ final class Fleet implements AutoCloseable {
   /** Starts a pod of {@code version} and puts it in the rotation. */
   ReleasePod start(ReleasePod.Version version) {
     ReleasePod pod = new ReleasePod(version.name().toLowerCase() + "-" + started++, version, env);
+    all.add(pod);
     live.add(pod);
     return pod;
   }
@@ -41,6 +43,11 @@ final class Fleet implements AutoCloseable {
     ReleasePod pod = start(version);
     retire(old);
     return pod;
+  }
+
+  /** Ids every pod this fleet ever started has reloaded ahead of expiry so far. */
+  long refreshedIds() {
+    return all.stream().mapToLong(ReleasePod::refreshedIds).sum();
   }
 
   /** The live pods of {@code version}. */

@@ -134,6 +134,12 @@ final class ReleasePod implements AutoCloseable {
     return count("hit") + count("miss");
   }
 
+  /** Ids this pod reloaded ahead of their L2 expiry, having won the refresh lock. */
+  long refreshedIds() {
+    return (long) meters.find("warmgate.refresh").tags("result", "won").counters().stream()
+        .mapToDouble(c -> c.count()).sum();
+  }
+
   private long count(String result) {
     return (long) meters.find("warmgate.cache.gets").tags("tier", "l1", "result", result).counters()
         .stream().mapToDouble(c -> c.count()).sum();

@@ -8,6 +8,8 @@ import java.util.Map;
  * old pod left. Origin reads count ids (a batch of 100 ids is 100 reads).
  *
  * @param originReads ids read from the origin in the window, by old and new pods
+ * @param refreshReads the part of {@code originReads} that refresh-ahead reloaded before expiry:
+ *     the steady cost of keeping hot keys in L2, paid with or without a release
  * @param newPodReads the part of {@code originReads} read by new-version pods (preload included)
  * @param requested distinct ids looked up in the window, by any pod
  * @param union distinct ids in (requested ∪ preloaded): what a release must read at least once
@@ -24,13 +26,24 @@ import java.util.Map;
  * @param coverageAtRelease the coverage the gate reported at release, % (null when not gated)
  * @param failureKinds failed requests by exception and message start
  */
-record ReleaseResult(Strategy strategy, long originReads, long newPodReads, long requested,
+record ReleaseResult(Strategy strategy, long originReads, long refreshReads, long newPodReads, long requested,
     long union, long preloaded, long wasted, long requestedByNew, long recalled,
     double steadyPerSecond, double peakPerSecond, List<Long> timeline, int leadSeconds,
     long lookups, long failures, double p50Millis, double p99Millis, double releaseSeconds,
     double windowSeconds, Double gateSeconds, String gatePhase, Double coverageAtRelease,
     Map<String, Long> failureKinds) {
 
+  /** Reads that filled a missing key (misses and preload): the release's own cost. */
+  long fillReads() {
+    return originReads - refreshReads;
+  }
+
+  /** Fill reads per id requested ∪ preloaded: 1 when every id was read once. */
+  double fillsPerUnionId() {
+    return union == 0 ? 0 : (double) fillReads() / union;
+  }
+
+  /** All reads, refreshes included, per id requested ∪ preloaded. */
   double readsPerUnionId() {
     return union == 0 ? 0 : (double) originReads / union;
   }

@@ -63,13 +63,14 @@ final class ReleaseRun {
           p.seed() + strategy.ordinal())) {
         Thread.sleep(steady.toMillis());
         long t0 = System.currentTimeMillis();
+        long refreshedBefore = fleet.refreshedIds();
         double steadyL1 = l1HitRatio(fleet.live());
         Gate gate = release(fleet, policy, steadyL1);
         long released = System.currentTimeMillis();
         Thread.sleep(l2Ttl.toMillis());
         long end = System.currentTimeMillis();
         traffic.close();
-        return measure(traffic, t0, released, end, gate);
+        return measure(traffic, t0, released, end, gate, fleet.refreshedIds() - refreshedBefore);
       }
     } finally {
       if (strategy.gated()) {
@@ -196,7 +197,8 @@ final class ReleaseRun {
     return lookups == 0 ? 0 : (double) hits / lookups;
   }
 
-  private ReleaseResult measure(Traffic traffic, long t0, long released, long end, Gate gate) {
+  private ReleaseResult measure(Traffic traffic, long t0, long released, long end, Gate gate,
+      long refreshed) {
     OriginLog origins = env.origins();
     List<OriginLog.Read> reads = origins.between(t0, end);
     long originReads = reads.stream().mapToLong(r -> r.ids().size()).sum();
@@ -237,7 +239,8 @@ final class ReleaseRun {
     union.addAll(preloaded);
     long wasted = preloaded.stream().filter(id -> !requestedByNew.contains(id)).count();
     long recalled = requestedByNew.stream().filter(preloaded::contains).count();
-    return new ReleaseResult(strategy, originReads, newPodReads, requested.size(), union.size(),
+    return new ReleaseResult(strategy, originReads, refreshed, newPodReads, requested.size(),
+        union.size(),
         preloaded.size(), wasted, requestedByNew.size(), recalled, steadyPerSecond, peak,
         List.copyOf(timeline), LEAD_SECONDS, lookups.size(), failures,
         percentile(latencies, 0.50) / 1000.0, percentile(latencies, 0.99) / 1000.0,
