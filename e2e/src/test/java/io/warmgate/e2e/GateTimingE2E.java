@@ -5,10 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,26 +44,19 @@ class GateTimingE2E {
   @RegisterExtension
   static final Stack stack = Stack.create();
 
-  private static RedisClient redisClient;
-  private static StatefulRedisConnection<String, String> connection;
+  private static GateScenario scenario;
   private static RedisCommands<String, String> valkey;
 
   @BeforeAll
   static void setUp() throws Exception {
-    cluster.client().load(Files.newInputStream(Repo.dir().resolve("examples/local/namespace.yaml")))
-        .serverSideApply();
-    stack.install(cluster);
-    DealSeeder.seed(stack.databaseClient(), DEALS);
-    redisClient = RedisClient.create(stack.valkeyUri());
-    connection = redisClient.connect();
-    valkey = connection.sync();
+    scenario = GateScenario.prepare(cluster, stack, DEALS);
+    valkey = scenario.valkey();
   }
 
   @AfterAll
   static void tearDown() {
-    if (connection != null) {
-      connection.close();
-      redisClient.shutdown();
+    if (scenario != null) {
+      scenario.close();
     }
   }
 
@@ -88,7 +78,7 @@ class GateTimingE2E {
                 "minCoverage", MIN_COVERAGE, "maxWait", "5m", "onTimeout", "Hold"),
             RolloutGateE2E.WORK);
         Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 150, 42)) {
-      awaitHealthy(app);
+      GateScenario.awaitServing(app);
       await("hot set of " + HOT_SET).atMost(Duration.ofMinutes(3))
           .until(() -> valkey.zcard("{wg:" + app.cacheName + "}:hot") >= HOT_SET);
       releases.add(watch(app, "schema change", () -> app.setEnv("DEAL_SCHEMA_VERSION", "v2")));
@@ -103,13 +93,6 @@ class GateTimingE2E {
     assertThat(releases.subList(1, releases.size())).extracting(Release::phase)
         .containsOnly("Skipped");
     assertThat(releases).allSatisfy(r -> assertThat(r.released()).as("release seen").isPositive());
-  }
-
-  private static void awaitHealthy(DealRollout app) {
-    await(app.name + " Healthy with 4 serving pods").atMost(Duration.ofMinutes(3))
-        .pollInterval(Duration.ofMillis(500))
-        .until(() -> app.healthyAndDone() && app.runningPods() == 4
-            && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));
   }
 
   /** Applies {@code change} and polls until the rollout is Healthy on the new revision. */
@@ -148,7 +131,7 @@ class GateTimingE2E {
       }
       sleep(POLL_MILLIS);
     }
-    awaitHealthy(app);
+    GateScenario.awaitServing(app);
     Object phase = app.gate().get("phase");
     return new Release(kind, canary, paused, registered, warm, released,
         phase == null ? null : phase.toString());
@@ -161,13 +144,7 @@ class GateTimingE2E {
 
   /** Share of the warm job's ids present in the key space, in percent, measured here. */
   private static double coverage(String cache, String schemaHash) {
-    List<String> ids = valkey.lrange("{wg:" + cache + "}:warm:" + schemaHash + ":ids", 0, -1);
-    if (ids.isEmpty()) {
-      return 0;
-    }
-    long present = ids.stream()
-        .filter(id -> valkey.exists("wg:" + cache + ":" + schemaHash + ":" + id) == 1).count();
-    return 100.0 * present / ids.size();
+    return scenario.coverage(scenario.warmJobIds(cache, schemaHash), cache, schemaHash);
   }
 
   private static void write(List<Release> releases) throws Exception {

@@ -3,13 +3,10 @@ package io.warmgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.WarmgatePaths;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -39,33 +36,25 @@ class RolloutGateE2E {
   private static final int HOT_SET = 200;
   static final Path WORK = WarmgatePaths.processLogDir().resolve("e2e");
 
-  private static RedisClient redisClient;
-  private static StatefulRedisConnection<String, String> connection;
+  private static GateScenario scenario;
   private static RedisCommands<String, String> valkey;
 
   @BeforeAll
   static void setUp() throws Exception {
-    cluster.client().load(Files.newInputStream(Repo.dir().resolve("examples/local/namespace.yaml"))).serverSideApply();
-    stack.install(cluster);
-    DealSeeder.seed(stack.databaseClient(), DEALS);
-    redisClient = RedisClient.create(stack.valkeyUri());
-    connection = redisClient.connect();
-    valkey = connection.sync();
+    scenario = GateScenario.prepare(cluster, stack, DEALS);
+    valkey = scenario.valkey();
   }
 
   @AfterAll
   static void tearDown() {
-    if (connection != null) {
-      connection.close();
-      redisClient.shutdown();
+    if (scenario != null) {
+      scenario.close();
     }
   }
 
   private static DealRollout deploy(String name, Map<String, Object> warmup) {
     DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), name, stack, warmup, WORK);
-    await(name + " Healthy with 4 serving pods").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-        .until(() -> app.healthyAndDone() && app.runningPods() == 4
-            && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));
+    GateScenario.awaitServing(app);
     return app;
   }
 
@@ -82,11 +71,10 @@ class RolloutGateE2E {
    * {@code schemaHash}'s key space, in percent, computed here independently of the operator.
    */
   private static double coverage(String cache, String schemaHash) {
-    List<String> hot = valkey.lrange("{wg:" + cache + "}:warm:" + schemaHash + ":ids", 0, -1);
+    List<String> hot = scenario.warmJobIds(cache, schemaHash);
     // The forecast keeps the hottest ids expected to be read within l2Ttl: at most hotSetSize.
     assertThat(hot).as("the warm job's ids").isNotEmpty().hasSizeLessThanOrEqualTo(HOT_SET);
-    long present = hot.stream().filter(id -> valkey.exists("wg:" + cache + ":" + schemaHash + ":" + id) == 1).count();
-    return 100.0 * present / hot.size();
+    return scenario.coverage(hot, cache, schemaHash);
   }
 
   /** Waits for the pause to be released; on time-out, says what the gate and Valkey showed. */

@@ -26,7 +26,7 @@ import java.util.Map;
 final class StampedeBench {
 
   enum Mode {
-    NO_LOCK("refresh-ahead off: expiry, every pod reloads"),
+    NO_LOCK("refresh-ahead off, no fill lease: expiry, every pod reloads"),
     REFRESH_LOCK("warmgate: refresh-ahead under the Valkey lock");
 
     final String label;
@@ -74,7 +74,7 @@ final class StampedeBench {
     fixture.reset();
     ManualClock clock = new ManualClock();
     List<FleetAgent> agents = fixture.agents("stampede-" + mode.name().toLowerCase(), p.agents(),
-        true, clock, b -> mode == Mode.NO_LOCK ? b.refreshAhead(Duration.ZERO) : b);
+        true, clock, b -> mode == Mode.NO_LOCK ? b.refreshAhead(Duration.ZERO).fillWait(Duration.ZERO) : b);
     RedisClient client = RedisClient.create(fixture.redis().uri());
     try (StatefulRedisConnection<byte[], byte[]> redis = client.connect(ByteArrayCodec.INSTANCE)) {
       TieredCache<?> first = agents.get(0).cache();

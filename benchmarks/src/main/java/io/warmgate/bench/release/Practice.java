@@ -1,6 +1,10 @@
 package io.warmgate.bench.release;
 
+import io.warmgate.agent.WarmGateConfig;
+import io.warmgate.agent.hot.HotKeys;
+import io.warmgate.agent.preload.PreloadWorker;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The real practice's durations, before compression: the agent's and the policy's defaults, and
@@ -8,23 +12,36 @@ import java.time.Duration;
  */
 final class Practice {
 
-  static final Duration L1_TTL = Duration.ofSeconds(60);
-  static final Duration L2_TTL = Duration.ofMinutes(4);
-  static final Duration REFRESH_AHEAD = Duration.ofSeconds(60);
-  static final Duration LOCK_TTL = Duration.ofSeconds(5);
-  static final Duration MAX_STALENESS = Duration.ofMinutes(5);
-  /** The hot set's half-life ({@code HotKeys.DEFAULT_HALF_LIFE}). */
-  static final Duration HOT_HALF_LIFE = Duration.ofMinutes(10);
+  /** The agent's defaults, as a pod without any WARMGATE_* setting but its cache name has them. */
+  private static final WarmGateConfig AGENT = WarmGateConfig.from(Map.of(WarmGateConfig.CACHE_NAME,
+      ReleaseEnv.CACHE_NAME));
+
+  static final Duration L1_TTL = AGENT.l1Ttl();
+  static final Duration L2_TTL = AGENT.l2Ttl();
+  static final Duration REFRESH_AHEAD = AGENT.refreshAhead();
+  /**
+   * Bounds one origin load (refresh lock and fill lease), which compressing time does not shorten:
+   * the benchmark keeps it, capped below the compressed refresh-ahead window as the policy requires.
+   */
+  static final Duration LOCK_TTL = AGENT.lockTtl();
+  static final Duration MAX_STALENESS = AGENT.maxStaleness();
+  static final Duration HOT_HALF_LIFE = HotKeys.DEFAULT_HALF_LIFE;
   /** How often agents flush stats and sampled hot ids. */
-  static final Duration FLUSH_INTERVAL = Duration.ofSeconds(5);
+  static final Duration FLUSH_INTERVAL = HotKeys.FLUSH_INTERVAL;
   /** How often an agent looks for a warm job. */
-  static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
+  static final Duration POLL_INTERVAL = PreloadWorker.POLL_INTERVAL;
   /** Practice (c): the canary warms L2 with its own traffic for this long, then the rest follow. */
   static final Duration FIXED_CANARY_WAIT = Duration.ofMinutes(10);
-  /** The policy's {@code warmup.maxWait} default. */
+  /** The CachePolicy's {@code warmup.maxWait} default. */
   static final Duration MAX_WAIT = Duration.ofMinutes(10);
   /** Practice (b): the most one pod waits for its L1 to be warm (40 minutes for 8 pods). */
   static final Duration POD_WARM_CAP = Duration.ofMinutes(5);
 
   private Practice() {}
+
+  /** The lock TTL a compressed run uses: the practice's, below half the compressed window. */
+  static Duration lockTtl(ReleaseParams p) {
+    Duration half = p.scaled(REFRESH_AHEAD).dividedBy(2);
+    return LOCK_TTL.compareTo(half) < 0 ? LOCK_TTL : half;
+  }
 }

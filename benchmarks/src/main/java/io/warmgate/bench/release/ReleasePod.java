@@ -82,7 +82,7 @@ final class ReleasePod implements AutoCloseable {
         .l1Ttl(p.scaled(Practice.L1_TTL))
         .l2Ttl(p.scaled(Practice.L2_TTL))
         .refreshAhead(p.scaled(Practice.REFRESH_AHEAD))
-        .lockTtl(p.scaled(Practice.LOCK_TTL))
+        .lockTtl(Practice.lockTtl(p))
         .maxStaleness(p.scaled(Practice.MAX_STALENESS))
         .l2Timeout(L2_TIMEOUT)
         .meterRegistry(meters)

@@ -148,7 +148,7 @@ final class ReleaseRun {
       spec.setL1Ttl(duration(p.scaled(Practice.L1_TTL)));
       spec.setL2Ttl(duration(l2Ttl));
       spec.setRefreshAhead(duration(p.scaled(Practice.REFRESH_AHEAD)));
-      spec.setLockTtl(duration(p.scaled(Practice.LOCK_TTL)));
+      spec.setLockTtl(duration(Practice.lockTtl(p)));
       spec.setMaxStaleness(duration(p.scaled(Practice.MAX_STALENESS)));
     }, warmup -> {
       warmup.setMode(strategy == Strategy.PRELOAD ? WarmupMode.Preload : WarmupMode.Organic);
