@@ -81,8 +81,7 @@ public final class FleetBench {
     }
     md.append("\nWithout the fill lease, a repeated read is two pods missing the same key while the"
         + " first pod's load is still in flight (the window is one origin call, its mean is in the "
-        + "table). With it, the second pod waits up to the fill wait for the first pod's value in L2."
-        + " The preload row reads the preloaded ids that the trace never asks for too.\n");
+        + "table). With it, the second pod waits up to the fill wait for the first pod's value in L2.\n");
     ColdStartBench.Result lease = row(results, ColdStartBench.Mode.L1_L2_LEASE);
     md.append(String.format(Locale.ROOT, "%nBar: shared L2 with the fill lease ≤ %.2f reads per "
         + "requested distinct id: %s.%s%n%n", COLD_START_BAR,

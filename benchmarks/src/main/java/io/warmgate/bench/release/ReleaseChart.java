@@ -1,5 +1,6 @@
 package io.warmgate.bench.release;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -11,11 +12,11 @@ import java.util.Locale;
 final class ReleaseChart {
 
   private static final String[] COLOURS = {"#d62728", "#ff7f0e", "#8c564b", "#2ca02c", "#1f77b4"};
-  private static final int WIDTH = 900;
+  private static final int WIDTH = 1100;
   private static final int HEIGHT = 420;
   private static final int LEFT = 70;
-  private static final int RIGHT = 230;
-  private static final int TOP = 40;
+  private static final int RIGHT = 360;
+  private static final int TOP = 56;
   private static final int BOTTOM = 50;
 
   private ReleaseChart() {}
@@ -34,8 +35,11 @@ final class ReleaseChart {
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"15\" font-weight=\"bold\">"
         + "Origin reads per second during a schema-changing release</text>%n", LEFT));
-    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"33\" fill=\"#555\">%s</text>%n", LEFT,
-        escape(subtitle)));
+    List<String> lines = wrap(subtitle, 150);
+    for (int i = 0; i < lines.size(); i++) {
+      svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#555\">%s</text>%n", LEFT,
+          34 + 14 * i, escape(lines.get(i))));
+    }
     // Axes, grid and labels.
     for (int i = 0; i <= 5; i++) {
       double y = TOP + plotH - plotH * i / 5;
@@ -96,6 +100,24 @@ final class ReleaseChart {
         LEFT + plotW + 12, ny, LEFT + plotW + 12, ny + 16));
     svg.append("</svg>\n");
     return svg.toString();
+  }
+
+  /** Splits {@code text} at spaces into lines of at most {@code width} characters. */
+  private static List<String> wrap(String text, int width) {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    for (String word : text.split(" ")) {
+      if (line.length() > 0 && line.length() + 1 + word.length() > width) {
+        lines.add(line.toString());
+        line.setLength(0);
+      }
+      if (line.length() > 0) {
+        line.append(' ');
+      }
+      line.append(word);
+    }
+    lines.add(line.toString());
+    return lines;
   }
 
   /** 1, 2 or 5 times a power of ten, at least {@code value}. */

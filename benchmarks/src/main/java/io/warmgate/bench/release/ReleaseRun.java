@@ -209,8 +209,9 @@ final class ReleaseRun {
 
     List<Long> timeline = new ArrayList<>();
     long peak = 0;
-    for (long from = t0 - LEAD_SECONDS * 1000L; from < end; from += 1000) {
-      long n = origins.idsBetween(from, Math.min(from + 1000, end));
+    // Whole seconds only: a shorter last bucket would show as a drop in the rate.
+    for (long from = t0 - LEAD_SECONDS * 1000L; from + 1000 <= end; from += 1000) {
+      long n = origins.idsBetween(from, from + 1000);
       timeline.add(n);
       if (from >= t0) {
         peak = Math.max(peak, n);
