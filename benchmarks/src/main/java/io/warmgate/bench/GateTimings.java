@@ -2,6 +2,7 @@ package io.warmgate.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.warmgate.bench.common.Summary;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

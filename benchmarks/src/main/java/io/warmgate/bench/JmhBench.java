@@ -1,5 +1,6 @@
 package io.warmgate.bench;
 
+import io.warmgate.bench.common.Summary;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

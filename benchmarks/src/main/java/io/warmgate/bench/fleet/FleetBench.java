@@ -2,7 +2,7 @@ package io.warmgate.bench.fleet;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.warmgate.bench.Summary;
+import io.warmgate.bench.common.Summary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.warmgate.bench.fleet;
 
-import io.warmgate.bench.ZipfIds;
+import io.warmgate.bench.common.ZipfIds;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -4,7 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.warmgate.bench.Summary;
+import io.warmgate.bench.common.Summary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.warmgate.bench.operator;
 
-import io.warmgate.bench.Summary;
+import io.warmgate.bench.common.Summary;
 import io.warmgate.testing.KubeApiServer;
 import java.util.Locale;
 import java.util.function.Function;

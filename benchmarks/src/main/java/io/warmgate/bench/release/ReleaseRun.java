@@ -1,6 +1,6 @@
 package io.warmgate.bench.release;
 
-import io.warmgate.bench.ZipfIds;
+import io.warmgate.bench.common.ZipfIds;
 import io.warmgate.bench.operator.ArgoRolloutPart;
 import io.warmgate.bench.operator.BenchPolicies;
 import io.warmgate.bench.operator.ReleaseWatch;

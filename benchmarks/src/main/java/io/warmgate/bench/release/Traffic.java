@@ -1,6 +1,6 @@
 package io.warmgate.bench.release;
 
-import io.warmgate.bench.ZipfIds;
+import io.warmgate.bench.common.ZipfIds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

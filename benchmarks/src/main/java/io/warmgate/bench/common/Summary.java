@@ -1,4 +1,4 @@
-package io.warmgate.bench;
+package io.warmgate.bench.common;
 
 import java.util.ArrayList;
 import java.util.List;
