@@ -2,7 +2,8 @@
 # Runs warmgate's benchmarks and writes benchmarks/target/bench/report.md (+ JSON per part):
 # JMH data path, fleet cold start, expiry stampede, preload, release, rollout gate and operator footprint,
 # each beside its baseline from the same run. About 15 minutes on 2 cores.
-# Settings: BENCH_QUICK=1 for a short smoke run (CI); BENCH_OUT (default benchmarks/target/bench).
+# Settings: BENCH_QUICK=1 for a short smoke run (CI); BENCH_OUT (default benchmarks/target/bench);
+# BENCH_GATE_E2E=0 skips the gate timings on the whole stack (GateTimingE2E, run first otherwise).
 # Arguments go to the runner: --only jmh,fleet,release,operator, the fleet's --agents K --deals N
 # --skew S --requests R --seed X (e.g. hack/bench.sh --only fleet --agents 16) and the release's
 # --release-<name> value (agents, deals, skew, rate, hot-set-size, preload-rate, time-factor, ...).
@@ -14,8 +15,21 @@ cd "$WARMGATE_ROOT"
 bash hack/prereqs.sh
 log "building the benchmarks"
 mvn -B -q -ntp -pl benchmarks -am package -DskipTests -Dcheckstyle.skip
-args=(--out "${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}")
-[[ "${BENCH_QUICK:-0}" == 1 ]] && args+=(--quick)
+out="${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}"
+mkdir -p "$out"
+args=(--out "$out")
+if [[ "${BENCH_QUICK:-0}" == 1 ]]; then
+  args+=(--quick)
+elif [[ "${BENCH_GATE_E2E:-1}" == 1 ]]; then
+  # The gate's timings on the whole stack (kwok cluster, real Argo controller, real agents).
+  log "timing the gate on the whole stack (GateTimingE2E, a few minutes)"
+  rm -f "$out/gate-timings.json"
+  timed "gate timings" mvn -B -q -ntp -Pe2e -pl e2e -am verify -Dtest=none \
+    -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=GateTimingE2E \
+    -Dfailsafe.failIfNoSpecifiedTests=false "-Dwarmgate.cache.dir=$WARMGATE_CACHE_DIR" \
+    "-Dwarmgate.gate.timings=$out/gate-timings.json"
+  args+=(--gate-timings "$out/gate-timings.json")
+fi
 log "running the benchmarks (${BENCH_QUICK:+quick, }this takes a while; the report is printed at the end)"
 timed "benchmarks" java -Dwarmgate.repo.dir="$WARMGATE_ROOT" \
   -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \
@@ -24,7 +38,6 @@ timed "benchmarks" java -Dwarmgate.repo.dir="$WARMGATE_ROOT" \
 
 # A full run of every part regenerates the README's Performance table, the report kept in docs/
 # and the release chart: no figure there is typed by hand.
-out="${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}"
 if [[ -f "$out/summary.md" && "${BENCH_QUICK:-0}" != 1 && $# -eq 0 ]]; then
   log "copying the figures into README.md and docs/"
   python3 - "$WARMGATE_ROOT/README.md" "$out/summary.md" <<'PY'

@@ -106,13 +106,20 @@ start_app() {
   wait_condition cpol/deal-cache Ready 60 -n demo
 }
 
-# all_pods_serve N: pods.tsv lists at least N processes and each answers /healthz.
+# all_pods_serve N: pods.tsv lists at least N pods, each on a port of its own whose /healthz answers
+# with that pod's name (a port that another pod's process holds does not count for this one).
 all_pods_serve() {
-  [[ -f "$PODS_DIR/pods.tsv" && $(wc -l < "$PODS_DIR/pods.tsv") -ge "$1" ]] || return 1
-  local pod port rest
+  [[ -f "$PODS_DIR/pods.tsv" ]] || return 1
+  local pod port rest body serving=0
+  local -A owner=()
   while IFS=$'\t' read -r pod port rest; do
-    curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" || return 1
+    [[ -z "${owner[$port]:-}" ]] || return 1
+    owner[$port]="$pod"
+    body="$(curl -fsS --max-time 2 "http://127.0.0.1:$port/healthz")" || return 1
+    [[ "$body" == *"\"pod\":\"$pod\""* ]] || return 1
+    serving=$((serving + 1))
   done < "$PODS_DIR/pods.tsv"
+  ((serving >= $1))
 }
 
 summary() {

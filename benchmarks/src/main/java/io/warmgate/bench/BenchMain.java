@@ -16,7 +16,8 @@ import java.util.Set;
  * Runs warmgate's benchmarks and writes {@code <out>/report.md} (plus JSON per part), every figure
  * beside its baseline from the same run. Arguments: {@code [--quick] [--out DIR] [--only
  * jmh,fleet,release,operator] [--agents K --deals N --skew S --requests R --seed X]
- * [--release-<name> value]}; {@code --quick} is a
+ * [--release-<name> value] [--gate-timings FILE]}, the last being what {@code GateTimingE2E}
+ * recorded on the whole stack; {@code --quick} is a
  * smoke run whose figures are not to be quoted.
  */
 public final class BenchMain {
@@ -31,12 +32,14 @@ public final class BenchMain {
     Set<String> parts = new LinkedHashSet<>(PARTS);
     Map<String, String> fleetOverrides = new LinkedHashMap<>();
     Map<String, String> releaseOverrides = new LinkedHashMap<>();
+    Path gateTimings = null;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
         case "--quick" -> quick = true;
         case "--out" -> out = Path.of(value(args, ++i, arg));
         case "--only" -> parts = only(value(args, ++i, arg));
+        case "--gate-timings" -> gateTimings = Path.of(value(args, ++i, arg));
         case "--agents", "--deals", "--skew", "--requests", "--seed" ->
             fleetOverrides.put(arg.substring(2), value(args, ++i, arg));
         default -> {
@@ -71,6 +74,9 @@ public final class BenchMain {
     if (parts.contains("operator")) {
       report.append(OperatorBench.run(out, quick, preloadIdsPerSecond, summary));
     }
+    if (gateTimings != null) {
+      report.append(GateTimings.render(gateTimings, summary));
+    }
     report.append("Whole run: ").append(Duration.ofNanos(System.nanoTime() - start).toSeconds())
         .append(" s.\n");
     Files.writeString(out.resolve("report.md"), report);
@@ -83,7 +89,7 @@ public final class BenchMain {
 
   private static IllegalArgumentException usage(String arg) {
     return new IllegalArgumentException("unknown argument '" + arg + "': use [--quick] [--out DIR] "
-        + "[--only " + String.join(",", PARTS) + "] [--agents K] [--deals N] [--skew S] "
+        + "[--only " + String.join(",", PARTS) + "] [--gate-timings FILE] [--agents K] [--deals N] [--skew S] "
         + "[--requests R] [--seed X] [--release-<name> value, name one of agents, deals, skew, rate,"
         + " hot-set-size, preload-rate, time-factor, learn-half-lives, seed]");
   }

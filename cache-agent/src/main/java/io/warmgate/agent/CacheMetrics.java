@@ -34,6 +34,11 @@ final class CacheMetrics {
   final Counter refreshWon;
   final Counter refreshLost;
   final Counter refreshFailed;
+  final Counter fillWon;
+  final Counter fillWaited;
+  final Counter fillLapsed;
+  final Counter fillTimeout;
+  final Counter fillSkipped;
   final Timer l2Latency;
   final Timer originLatency;
 
@@ -62,6 +67,11 @@ final class CacheMetrics {
     refreshWon = counter("warmgate.refresh", "result", "won");
     refreshLost = counter("warmgate.refresh", "result", "lost");
     refreshFailed = counter("warmgate.refresh", "result", "failed");
+    fillWon = counter("warmgate.fill.lease", "outcome", "won");
+    fillWaited = counter("warmgate.fill.lease", "outcome", "waited");
+    fillLapsed = counter("warmgate.fill.lease", "outcome", "lapsed");
+    fillTimeout = counter("warmgate.fill.lease", "outcome", "timeout");
+    fillSkipped = counter("warmgate.fill.lease", "outcome", "skipped");
     l2Latency = Timer.builder("warmgate.load.latency").tags(tags).tag("tier", "l2").register(registry);
     originLatency =
         Timer.builder("warmgate.load.latency").tags(tags).tag("tier", "origin").register(registry);

@@ -27,8 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The data path: L1 → (one shared load per id) → L2 → origin (behind its circuit breaker), with
- * refresh-ahead, negative entries, stale-if-error and the staleness bound. See
+ * The data path: L1 → (one shared load per id) → L2 → (fill lease) → origin (behind its circuit
+ * breaker), with refresh-ahead, negative entries, stale-if-error and the staleness bound. See
  * {@link TieredCache} for the contract.
  */
 final class DefaultTieredCache<V> implements TieredCache<V> {
@@ -53,6 +53,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   }
 
   private static final OriginRefused REFUSED = new OriginRefused();
+  private static final Runnable NOTHING = () -> { };
 
   private final String name;
   private final KeySpace keys;
@@ -62,6 +63,8 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   private final L2Tier<V> l2;
   private final L2Store store;
   private final RefreshAhead<V> refresher;
+  /** Null when L2 is not configured or {@code fillWait} is 0: misses go straight to the origin. */
+  private final FillLease<V> fillLease;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
   private final InstantSource clock;
@@ -97,6 +100,8 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     this.store = s.l2;
     this.refresher = l2 == null ? null
         : new RefreshAhead<>(keys, store, s.lockTtl, s.podName, executor, metrics, this::refreshLoaded);
+    this.fillLease = l2 == null || s.fillWait.isZero() ? null
+        : new FillLease<>(keys, store, l2, s.lockTtl, s.fillWait, s.podName, metrics);
   }
 
   /** Everything the engine is made of; assembled by {@link WarmGate#build()}. */
@@ -115,6 +120,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     Duration negativeL2Ttl;
     Duration refreshAhead;
     Duration lockTtl;
+    Duration fillWait = Duration.ZERO;
     Duration maxStaleness;
     Duration staleIfError;
     long maxValueBytes;
@@ -300,7 +306,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
         return;
       }
       if (l2 == null) {
-        loadFromOriginAsync(ids, batch, stale);
+        loadFromOriginAsync(ids, batch, stale, NOTHING);
       } else {
         lookupL2(ids, batch, stale);
       }
@@ -348,7 +354,11 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
         }
       }
       if (!misses.isEmpty()) {
-        loadFromOriginAsync(misses, batch, stale);
+        if (fillLease == null) {
+          loadFromOriginAsync(misses, batch, stale, NOTHING);
+        } else {
+          fillLease.fill(misses, L2Tier.answered(entries), new Misses(batch, stale));
+        }
       }
       if (refresh != null) {
         refresher.refresh(refresh);
@@ -359,14 +369,62 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     });
   }
 
+  /** The ids of one batch that L2 did not hold, as the fill lease settles them. */
+  private final class Misses implements FillLease.Misses<V> {
+    private final Map<String, CompletableFuture<V>> batch;
+    private final Map<String, Stale<V>> stale;
+
+    Misses(Map<String, CompletableFuture<V>> batch, Map<String, Stale<V>> stale) {
+      this.batch = batch;
+      this.stale = stale;
+    }
+
+    @Override
+    public boolean servable(L2Tier.Entry<V> entry) {
+      long age = clock.millis() - entry.fetchedAtMillis();
+      long ttl = entry.value() != null ? l2TtlMillis : negativeL2TtlMillis;
+      return age < ttl && age < maxStalenessMillis;
+    }
+
+    @Override
+    public void serve(String id, L2Tier.Entry<V> entry) {
+      l1.put(id, entry.value(), entry.fetchedAtMillis());
+      succeed(id, batch.get(id), entry.value());
+    }
+
+    @Override
+    public void load(List<String> ids, Runnable release) {
+      loadFromOriginAsync(ids, batch, stale, release);
+    }
+  }
+
+  /** Loads {@code ids} of {@code batch} on the executor; runs {@code release} once that is over. */
   private void loadFromOriginAsync(List<String> ids, Map<String, CompletableFuture<V>> batch,
-      Map<String, Stale<V>> stale) {
+      Map<String, Stale<V>> stale, Runnable release) {
     try {
-      executor.execute(() -> loadFromOrigin(ids, batch, stale));
+      executor.execute(() -> loadFromOrigin(ids, batch, stale, release));
     } catch (RejectedExecutionException e) {
-      failAll(batch, new IllegalStateException("cache '" + name + "' could not start an origin load: "
-          + (closed ? "the cache is closed" : "its executor rejected the task (" + e.getMessage()
-          + "); give it a larger queue or more threads"), e));
+      release.run();
+      IllegalStateException error = new IllegalStateException("cache '" + name
+          + "' could not start an origin load: " + (closed ? "the cache is closed"
+          : "its executor rejected the task (" + e.getMessage()
+          + "); give it a larger queue or more threads"), e);
+      for (String id : ids) {
+        fail(id, batch.get(id), error);
+      }
+    }
+  }
+
+  /**
+   * Loads {@code ids} from the origin, completes their loads and writes L2; then runs
+   * {@code release}, whose commands follow the writes on the L2 connection.
+   */
+  private void loadFromOrigin(List<String> ids, Map<String, CompletableFuture<V>> batch,
+      Map<String, Stale<V>> stale, Runnable release) {
+    try {
+      loadFromOrigin(ids, batch, stale);
+    } finally {
+      release.run();
     }
   }
 

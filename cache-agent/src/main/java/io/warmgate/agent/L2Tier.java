@@ -5,9 +5,11 @@ import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.L2Store;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -23,6 +25,29 @@ final class L2Tier<V> {
 
   /** What L2 holds for an id: a value (null = not found) and when it left the origin. */
   record Entry<V>(V value, long fetchedAtMillis) {}
+
+  /** What one look at L2 saw for an id whose fill may be under way: its entry, and the lease. */
+  record Fill<V>(Entry<V> entry, boolean leased) {}
+
+  /** The answer of a read that L2 did not answer: every element null. */
+  private static final class Unanswered<V> extends AbstractList<Entry<V>> {
+    private final int size;
+
+    Unanswered(int size) {
+      this.size = size;
+    }
+
+    @Override
+    public Entry<V> get(int index) {
+      Objects.checkIndex(index, size);
+      return null;
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
+  }
 
   private static final Logger log = LoggerFactory.getLogger(L2Tier.class);
 
@@ -48,7 +73,8 @@ final class L2Tier<V> {
 
   /**
    * Reads {@code ids} with one {@code GET} (one id) or {@code MGET}. The list has one element per
-   * id, null where L2 has no readable entry; when L2 fails, all are null.
+   * id, null where L2 has no readable entry; when L2 fails, all are null and {@link #answered}
+   * tells it apart.
    */
   CompletableFuture<List<Entry<V>>> read(List<String> ids) {
     return read(ids, null);
@@ -68,19 +94,46 @@ final class L2Tier<V> {
       values = timeout == null ? store.getAll(valueKeys) : store.getAll(valueKeys, timeout);
     }
     return values.handle((bytes, error) -> {
-      List<Entry<V>> entries = new ArrayList<>(ids.size());
       if (error != null) {
         // Already counted and logged by the store's listener.
-        for (int i = 0; i < ids.size(); i++) {
-          entries.add(null);
-        }
-        return entries;
+        return new Unanswered<>(ids.size());
       }
+      List<Entry<V>> entries = new ArrayList<>(ids.size());
       metrics.l2Latency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
       for (int i = 0; i < ids.size(); i++) {
-        entries.add(bytes.get(i) == null ? null : decode(ids.get(i), bytes.get(i)));
+        entries.add(bytes.get(i) == null ? null : decode(ids.get(i), bytes.get(i), true));
       }
       return entries;
+    });
+  }
+
+  /** Whether {@code entries}, as returned by {@link #read}, came from L2 rather than from a failure. */
+  static boolean answered(List<?> entries) {
+    return !(entries instanceof Unanswered);
+  }
+
+  /**
+   * Reads, for each id, its entry and whether its fill lease is held, with one {@code MGET} of the
+   * value keys and the lease keys. Unlike {@link #read}, the future fails when L2 fails; an
+   * unreadable entry is null and not counted again (the lookup's own read counted it).
+   */
+  CompletableFuture<List<Fill<V>>> readFill(List<String> ids) {
+    int n = ids.size();
+    List<String> keyList = new ArrayList<>(2 * n);
+    for (String id : ids) {
+      keyList.add(keys.valueKey(id));
+    }
+    for (String id : ids) {
+      keyList.add(keys.fillKey(id));
+    }
+    return store.getAll(keyList).thenApply(bytes -> {
+      List<Fill<V>> fills = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        byte[] value = bytes.get(i);
+        fills.add(new Fill<>(value == null ? null : decode(ids.get(i), value, false),
+            bytes.get(n + i) != null));
+      }
+      return fills;
     });
   }
 
@@ -128,12 +181,15 @@ final class L2Tier<V> {
     });
   }
 
-  private Entry<V> decode(String id, byte[] bytes) {
+  private Entry<V> decode(String id, byte[] bytes, boolean count) {
     try {
       Envelope envelope = Envelope.decode(bytes, keys.schemaHash());
       V value = envelope.isFound() ? codec.decode(envelope.payload()) : null;
       return new Entry<>(value, envelope.fetchedAtMillis());
     } catch (Exception e) {
+      if (!count) {
+        return null;
+      }
       metrics.l2Corrupt.increment();
       log.debug("cache '{}': ignoring unreadable L2 entry of id '{}': {}",
           keys.cacheName(), id, e.toString());

@@ -39,8 +39,8 @@ import java.util.function.UnaryOperator;
  * {@code WarmGate.fromEnvironment(Deal.class, origin).build()}.
  *
  * <p>Defaults: L1 TTL 60 s and 100 000 entries, L2 TTL 4 min, negative entries with the same TTLs,
- * refresh-ahead 60 s, lock TTL 5 s, L2 budget 20 ms, max staleness 5 min, stale-if-error 5 min,
- * origin breaker wait 5 s,
+ * refresh-ahead 60 s, lock TTL 5 s, fill wait 250 ms, L2 budget 20 ms, max staleness 5 min,
+ * stale-if-error 5 min, origin breaker wait 5 s,
  * values up to 512 KiB in L2, no L2 unless {@link #valkeyUri} is set. Setters validate their
  * argument at once ({@link NullPointerException}, {@link IllegalArgumentException} naming the
  * setting); {@link #build()} checks the combination. A builder is not thread-safe.
@@ -59,6 +59,7 @@ public final class WarmGate<V> {
   private Duration negativeTtl;
   private Duration refreshAhead = WarmGateConfig.DEFAULT_REFRESH_AHEAD;
   private Duration lockTtl = WarmGateConfig.DEFAULT_LOCK_TTL;
+  private Duration fillWait = WarmGateConfig.DEFAULT_FILL_WAIT;
   private Duration l2Timeout = WarmGateConfig.DEFAULT_L2_TIMEOUT;
   private Duration maxStaleness = WarmGateConfig.DEFAULT_MAX_STALENESS;
   private Duration staleIfError = WarmGateConfig.DEFAULT_STALE_IF_ERROR;
@@ -104,6 +105,7 @@ public final class WarmGate<V> {
         .l2Ttl(config.l2Ttl())
         .refreshAhead(config.refreshAhead())
         .lockTtl(config.lockTtl())
+        .fillWait(config.fillWait())
         .l2Timeout(config.l2Timeout())
         .maxStaleness(config.maxStaleness())
         .staleIfError(config.staleIfError())
@@ -183,9 +185,30 @@ public final class WarmGate<V> {
     return this;
   }
 
-  /** Sets the expiry of the cross-pod refresh lock (default 5 s); should exceed an origin load. */
+  /**
+   * Sets the expiry of the cross-pod refresh lock and of the fill lease (default 5 s); should
+   * exceed an origin load.
+   */
   public WarmGate<V> lockTtl(Duration ttl) {
     this.lockTtl = positive("lockTtl", ttl);
+    return this;
+  }
+
+  /**
+   * Sets how long a lookup that misses L2 may wait for another pod that is loading the same id to
+   * write it to L2, instead of reading the origin itself (default 250 ms; 0 = never wait and take no
+   * fill lease, every pod that misses reads the origin).
+   *
+   * <p>On an L2 miss the pod tries a per-id lease ({@code SET <id>:fill NX}, expiring after
+   * {@link #lockTtl}); the winner loads from the origin, writes L2 and releases it. The others poll
+   * L2 for up to this long and serve the value once it is there; if the holder fails they read the
+   * origin at once, and when the time is up they read it themselves. So this bounds how much one
+   * pod's latency can depend on another's: an origin read slower than this costs a waiter at most
+   * this wait plus its own read, less than twice the read. No lookup waits while L2 is failing or
+   * its circuit breaker is not closed.
+   */
+  public WarmGate<V> fillWait(Duration wait) {
+    this.fillWait = notNegative("fillWait", wait);
     return this;
   }
 
@@ -343,6 +366,7 @@ public final class WarmGate<V> {
     s.negativeL2Ttl = negativeTtl != null ? negativeTtl : l2Ttl;
     s.refreshAhead = refreshAhead;
     s.lockTtl = lockTtl;
+    s.fillWait = fillWait;
     s.maxStaleness = maxStaleness;
     s.staleIfError = staleIfError;
     s.maxValueBytes = maxValueBytes;

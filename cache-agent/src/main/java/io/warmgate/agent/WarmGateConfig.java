@@ -43,8 +43,13 @@ public final class WarmGateConfig {
   public static final String NEGATIVE_TTL = "WARMGATE_NEGATIVE_TTL";
   /** Refresh an L2 entry in the background once this little TTL is left, default {@code 60s}. */
   public static final String REFRESH_AHEAD = "WARMGATE_REFRESH_AHEAD";
-  /** Expiry of the cross-pod refresh lock, default {@code 5s}. */
+  /** Expiry of the cross-pod refresh lock and of the fill lease, default {@code 5s}. */
   public static final String LOCK_TTL = "WARMGATE_LOCK_TTL";
+  /**
+   * How long a lookup that missed L2 waits for another pod's load of the same id to reach L2,
+   * default {@code 250ms}; {@code 0s} = no fill lease, no waiting.
+   */
+  public static final String FILL_WAIT = "WARMGATE_FILL_WAIT";
   /** Budget of one L2 call before falling back to the origin, default {@code 20ms}. */
   public static final String L2_TIMEOUT = "WARMGATE_L2_TIMEOUT";
   /** Nothing older than this since it left the origin is returned, default {@code 5m}. */
@@ -67,6 +72,15 @@ public final class WarmGateConfig {
   static final Duration DEFAULT_L2_TTL = Duration.ofMinutes(4);
   static final Duration DEFAULT_REFRESH_AHEAD = Duration.ofSeconds(60);
   static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(5);
+  /**
+   * The default {@link #FILL_WAIT}: the longest a lookup that missed L2 waits for another pod's
+   * origin read of the same id before reading the origin itself. It bounds how much one pod's
+   * latency can depend on another's: an origin read that takes longer than this costs a waiter
+   * this wait plus its own read, less than twice the read. A chosen bound, not a measured one;
+   * this constant is the one place to change it once the fleet benchmark shows the origin-read
+   * times it has to cover.
+   */
+  static final Duration DEFAULT_FILL_WAIT = Duration.ofMillis(250);
   static final Duration DEFAULT_L2_TIMEOUT = Duration.ofMillis(20);
   static final Duration DEFAULT_MAX_STALENESS = Duration.ofMinutes(5);
   static final Duration DEFAULT_STALE_IF_ERROR = Duration.ofMinutes(5);
@@ -84,6 +98,7 @@ public final class WarmGateConfig {
   private final Duration negativeTtl;
   private final Duration refreshAhead;
   private final Duration lockTtl;
+  private final Duration fillWait;
   private final Duration l2Timeout;
   private final Duration maxStaleness;
   private final Duration staleIfError;
@@ -127,6 +142,7 @@ public final class WarmGateConfig {
     negativeTtl = duration(env, NEGATIVE_TTL, null);
     refreshAhead = duration(env, REFRESH_AHEAD, DEFAULT_REFRESH_AHEAD);
     lockTtl = duration(env, LOCK_TTL, DEFAULT_LOCK_TTL);
+    fillWait = duration(env, FILL_WAIT, DEFAULT_FILL_WAIT);
     l2Timeout = duration(env, L2_TIMEOUT, DEFAULT_L2_TIMEOUT);
     maxStaleness = duration(env, MAX_STALENESS, DEFAULT_MAX_STALENESS);
     staleIfError = duration(env, STALE_IF_ERROR, DEFAULT_STALE_IF_ERROR);
@@ -179,6 +195,8 @@ public final class WarmGateConfig {
   public Duration refreshAhead() { return refreshAhead; }
   /** {@value #LOCK_TTL}. */
   public Duration lockTtl() { return lockTtl; }
+  /** {@value #FILL_WAIT}; zero = no fill lease. */
+  public Duration fillWait() { return fillWait; }
   /** {@value #L2_TIMEOUT}. */
   public Duration l2Timeout() { return l2Timeout; }
   /** {@value #MAX_STALENESS}. */
@@ -203,7 +221,8 @@ public final class WarmGateConfig {
         + ", valkeyPassword=" + (valkeyPassword == null ? "<unset>" : "<redacted>")
         + ", valkeyTls=" + valkeyTls + ", l1Ttl=" + l1Ttl + ", l1MaxSize=" + l1MaxSize
         + ", l2Ttl=" + l2Ttl + ", negativeTtl=" + negativeTtl + ", refreshAhead=" + refreshAhead
-        + ", lockTtl=" + lockTtl + ", l2Timeout=" + l2Timeout + ", maxStaleness=" + maxStaleness
+        + ", lockTtl=" + lockTtl + ", fillWait=" + fillWait + ", l2Timeout=" + l2Timeout
+        + ", maxStaleness=" + maxStaleness
         + ", staleIfError=" + staleIfError + ", maxValueBytes=" + maxValueBytes
         + ", originBreakerWait=" + originBreakerWait
         + ", podName=" + podName + ", podNamespace=" + podNamespace

@@ -143,7 +143,9 @@ class L2TierIT {
 
   @Test
   void concurrentCallersShareOneL2LookupAndOneOriginLoad() {
-    TieredCache<String> a = pod("a", metricsA);
+    // No fill lease: its commands (its release script's own GET among them) are FillLeaseIT's
+    // subject.
+    TieredCache<String> a = pod("a", metricsA, x -> x.fillWait(Duration.ZERO));
     origin.block();
     raw.sync().configResetstat();
     List<CompletableFuture<String>> callers = new ArrayList<>();
@@ -192,7 +194,8 @@ class L2TierIT {
   @Test
   void getAllReadsL2InOneBatchAndLoadsOnlyTheMissesFromTheOrigin() {
     TieredCache<String> a = pod("a", metricsA);
-    TieredCache<String> b = pod("b", metricsB);
+    // No fill lease: its own commands for the miss are FillLeaseIT's subject.
+    TieredCache<String> b = pod("b", metricsB, x -> x.fillWait(Duration.ZERO));
     a.getAll(List.of("a", "b"));
     awaitInL2(a, "a");
     awaitInL2(a, "b");

@@ -35,6 +35,7 @@ class WarmGateConfigTest {
     assertThat(c.negativeTtl()).as("unset: tiers use their own TTLs").isEmpty();
     assertThat(c.refreshAhead()).isEqualTo(Duration.ofSeconds(60));
     assertThat(c.lockTtl()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.fillWait()).isEqualTo(Duration.ofMillis(250));
     assertThat(c.l2Timeout()).isEqualTo(Duration.ofMillis(20));
     assertThat(c.maxStaleness()).isEqualTo(Duration.ofMinutes(5));
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(5));
@@ -57,6 +58,7 @@ class WarmGateConfigTest {
         "WARMGATE_NEGATIVE_TTL", "10s",
         "WARMGATE_REFRESH_AHEAD", "45s",
         "WARMGATE_LOCK_TTL", "2500ms",
+        "WARMGATE_FILL_WAIT", "100ms",
         "WARMGATE_L2_TIMEOUT", "15ms",
         "WARMGATE_MAX_STALENESS", "2h",
         "WARMGATE_STALE_IF_ERROR", "10m",
@@ -75,6 +77,7 @@ class WarmGateConfigTest {
     assertThat(c.negativeTtl()).contains(Duration.ofSeconds(10));
     assertThat(c.refreshAhead()).isEqualTo(Duration.ofSeconds(45));
     assertThat(c.lockTtl()).isEqualTo(Duration.ofMillis(2500));
+    assertThat(c.fillWait()).isEqualTo(Duration.ofMillis(100));
     assertThat(c.l2Timeout()).isEqualTo(Duration.ofMillis(15));
     assertThat(c.maxStaleness()).isEqualTo(Duration.ofHours(2));
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(10));
@@ -84,6 +87,12 @@ class WarmGateConfigTest {
     assertThat(c.podNamespace()).contains("ads");
     assertThat(c.podTemplateHash()).contains("6d5f7c");
     assertThat(c.toString()).doesNotContain("s3cret").contains("<redacted>");
+  }
+
+  @Test
+  void zeroFillWaitTurnsTheLeaseOff() {
+    assertThat(WarmGateConfig.from(env("WARMGATE_FILL_WAIT", "0s")).fillWait()).isZero();
+    assertThat(WarmGateConfig.from(env("WARMGATE_FILL_WAIT", "0")).fillWait()).isZero();
   }
 
   @ParameterizedTest
@@ -103,6 +112,7 @@ class WarmGateConfigTest {
   @CsvSource({"WARMGATE_L1_TTL,60,'a duration such as 500ms, 60s, 4m or 1h30m'",
       "WARMGATE_L2_TTL,4 minutes,'a duration such as 500ms, 60s, 4m or 1h30m'",
       "WARMGATE_LOCK_TTL,-5s,'a duration such as 500ms, 60s, 4m or 1h30m'",
+      "WARMGATE_FILL_WAIT,250,'a duration such as 500ms, 60s, 4m or 1h30m'",
       "WARMGATE_REFRESH_AHEAD,1m30,'a duration such as 500ms, 60s, 4m or 1h30m'",
       "WARMGATE_MAX_VALUE_BYTES,lots,'a byte size such as 524288, 512KiB, 512Ki or 1MB'",
       "WARMGATE_L1_MAX_SIZE,0,'a whole number greater than 0, such as 100000'",

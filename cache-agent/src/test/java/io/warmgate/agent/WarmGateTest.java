@@ -40,6 +40,8 @@ class WarmGateTest {
     assertThatThrownBy(() -> b.l1Ttl(Duration.ZERO)).hasMessage("l1Ttl must be positive: PT0S");
     assertThatThrownBy(() -> b.staleIfError(Duration.ofSeconds(-1)))
         .hasMessage("staleIfError must not be negative: PT-1S");
+    assertThatThrownBy(() -> b.fillWait(Duration.ofMillis(-1)))
+        .hasMessage("fillWait must not be negative: PT-0.001S");
     assertThatThrownBy(() -> b.l1MaximumSize(0)).hasMessage("l1MaximumSize must be positive: 0");
   }
 

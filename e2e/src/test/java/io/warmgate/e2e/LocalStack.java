@@ -134,7 +134,8 @@ final class LocalStack implements Stack {
     return new AppPods() {
       @Override
       public List<Integer> ports() {
-        return new ArrayList<>(pods.pods().values().stream().map(LocalPodRunner.LocalPod::port).toList());
+        return new ArrayList<>(pods.pods().values().stream().filter(LocalPodRunner.LocalPod::serving)
+            .map(LocalPodRunner.LocalPod::port).toList());
       }
 
       @Override

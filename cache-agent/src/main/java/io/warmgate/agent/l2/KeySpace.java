@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
  *   <li>Value key: {@code wg:<cache>:<schemaHash>:<escapedId>}. No hash tag, so values spread
  *       over every slot of a cluster.
  *   <li>Refresh lock: {@code wg:<cache>:<schemaHash>:<escapedId>:lock}.
+ *   <li>Fill lease: {@code wg:<cache>:<schemaHash>:<escapedId>:fill}.
  *   <li>Control keys (registry, stats, hot set, warm jobs): {@code {wg:<cache>}:<name>}, one hash
  *       tag per cache so multi-key commands on them work in a cluster.
  * </ul>
@@ -20,7 +21,7 @@ import java.util.regex.Pattern;
  * {@code %} included, becomes {@code %XX} (upper-case hex). On well-formed Unicode (the cache
  * refuses other ids, see {@link #unpairedSurrogate}) the mapping is injective and its
  * output never holds {@code :}, braces, {@code *}, whitespace or control characters, so no id
- * can collide with another id's key, a lock key or a control key. Plain ids like
+ * can collide with another id's key, a lock or lease key, or a control key. Plain ids like
  * {@code deal-000001} are used unchanged.
  */
 public final class KeySpace {
@@ -94,6 +95,14 @@ public final class KeySpace {
   /** Returns the refresh-lock key of {@code id}. */
   public String lockKey(String id) {
     return valuePrefix + escape(id) + ":lock";
+  }
+
+  /**
+   * Returns the fill-lease key of {@code id}: held by the pod loading the id from the origin after
+   * an L2 miss, so that other pods wait for its value instead of loading it too.
+   */
+  public String fillKey(String id) {
+    return valuePrefix + escape(id) + ":fill";
   }
 
   /** Returns {@code {wg:<cache>}}, the hash tag shared by this cache's control keys. */

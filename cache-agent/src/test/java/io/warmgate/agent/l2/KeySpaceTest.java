@@ -16,6 +16,7 @@ class KeySpaceTest {
   void valueKeyIsPrefixHashAndId() {
     assertThat(keys.valueKey("deal-000001")).isEqualTo("wg:deals:0123456789ab:deal-000001");
     assertThat(keys.lockKey("deal-000001")).isEqualTo("wg:deals:0123456789ab:deal-000001:lock");
+    assertThat(keys.fillKey("deal-000001")).isEqualTo("wg:deals:0123456789ab:deal-000001:fill");
     assertThat(keys.controlKey("agents")).isEqualTo("{wg:deals}:agents");
     assertThat(keys.valuePrefix()).isEqualTo("wg:deals:0123456789ab:");
   }
@@ -46,12 +47,13 @@ class KeySpaceTest {
   @Test
   void regressionNoIdCollidesWithAnotherIdOrALockKey() {
     // An id that looks escaped, an id with ':lock', and their look-alikes must stay distinct.
-    List<String> ids = List.of("a:b", "a%3Ab", "a%253Ab", "x", "x:lock", "x%3Alock", "é", "%C3%A9",
-        "", " ", "%20", "+");
+    List<String> ids = List.of("a:b", "a%3Ab", "a%253Ab", "x", "x:lock", "x%3Alock", "x:fill",
+        "é", "%C3%A9", "", " ", "%20", "+");
     Set<String> seen = new HashSet<>();
     for (String id : ids) {
       assertThat(seen.add(keys.valueKey(id))).as("value key of '%s'", id).isTrue();
       assertThat(seen.add(keys.lockKey(id))).as("lock key of '%s'", id).isTrue();
+      assertThat(seen.add(keys.fillKey(id))).as("fill key of '%s'", id).isTrue();
     }
   }
 

@@ -7,9 +7,11 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
@@ -18,8 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,9 +29,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Plays the kubelet for a cluster without a container runtime (kwok): every pod matching a label
  * selector that is scheduled and {@code Running} gets a local process, started with one command
- * and the pod's resolved container environment plus {@code PORT} (a free port); the process is
- * stopped when the pod goes away. The live set is written to {@code <workdir>/pods.tsv}
- * ({@code pod<TAB>port<TAB>pid<TAB>template-hash}) for scripts.
+ * and the pod's resolved container environment; the process is stopped when the pod goes away.
+ *
+ * <p>Ports: the process gets {@code PORT=0} and {@code PORT_FILE=<workdir>/<pod>.port}. It binds a
+ * port of its own choosing (with 0, one the OS picks, so no two processes can get the same one)
+ * and writes the bound number to {@code PORT_FILE} once it serves, in one atomic step (write a
+ * temporary file, then rename it). Until then the pod's {@link LocalPod#port()} is 0. The pods
+ * that serve are written to {@code <workdir>/pods.tsv} ({@code pod<TAB>port<TAB>pid<TAB>template-hash})
+ * for scripts.
  *
  * <p>Pod events are handled one at a time on a single thread. A process that exits while its pod
  * still wants it is started again after a back-off (1 s, doubling up to 30 s), as the kubelet
@@ -41,8 +48,27 @@ public final class LocalPodRunner implements AutoCloseable {
   private static final String TEMPLATE_HASH_LABEL = "rollouts-pod-template-hash";
   private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
-  /** A pod's local process. */
-  public record LocalPod(String podName, int port, long pid, String templateHash, Process process) {}
+  /** Environment variable naming the file in which a pod process reports the port it serves on. */
+  public static final String PORT_FILE_ENV = "PORT_FILE";
+
+  private static final Duration PORT_POLL = Duration.ofMillis(100);
+
+  /**
+   * A pod's local process.
+   *
+   * @param port the port the process reported in its {@value #PORT_FILE_ENV}, or 0 until it has
+   */
+  public record LocalPod(String podName, int port, long pid, String templateHash, Process process) {
+
+    /** Whether the process has reported the port it serves on. */
+    public boolean serving() {
+      return port > 0;
+    }
+
+    LocalPod withPort(int reported) {
+      return new LocalPod(podName, reported, pid, templateHash, process);
+    }
+  }
 
   private final KubernetesClient client;
   private final String namespace;
@@ -51,7 +77,7 @@ public final class LocalPodRunner implements AutoCloseable {
   private final List<String> command;
   private final Path workdir;
   private final PodEnv podEnv;
-  private final ScheduledExecutorService events = Executors.newSingleThreadScheduledExecutor(r -> {
+  private final ScheduledThreadPoolExecutor events = new ScheduledThreadPoolExecutor(1, r -> {
     Thread t = new Thread(r, "local-pods-events");
     t.setDaemon(true);
     return t;
@@ -78,6 +104,7 @@ public final class LocalPodRunner implements AutoCloseable {
     }
     this.workdir = workdir;
     this.podEnv = new PodEnv(client);
+    events.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
   }
 
   /** Starts watching pods; returns at once. */
@@ -109,7 +136,7 @@ public final class LocalPodRunner implements AutoCloseable {
     return this;
   }
 
-  /** Returns a snapshot of the running local pods by pod name. */
+  /** Returns a snapshot of the running local pods by pod name, serving or not yet. */
   public synchronized Map<String, LocalPod> pods() {
     return Map.copyOf(running);
   }
@@ -122,7 +149,9 @@ public final class LocalPodRunner implements AutoCloseable {
     LocalPod current = running.get(name);
     if (wanted && current == null) {
       try {
-        running.put(name, launch(pod));
+        LocalPod launched = launch(pod);
+        running.put(name, launched);
+        later(() -> awaitPort(launched), PORT_POLL.toMillis());
       } catch (RuntimeException e) {
         log.error("pod {} not started: {}", name, e.getMessage());
       }
@@ -145,22 +174,87 @@ public final class LocalPodRunner implements AutoCloseable {
     writeState();
     int attempt = restarts.merge(name, 1, Integer::sum);
     long backoffSeconds = Math.min(30, 1L << Math.min(attempt - 1, 5));
-    log.warn("pod {}: process {} exited with code {} (see {}); restarting in {}s", name, process.pid(),
-        process.exitValue(), workdir.resolve(name + ".log"), backoffSeconds);
-    events.schedule(() -> {
+    Path logFile = workdir.resolve(name + ".log");
+    log.warn("pod {}: process {} exited with code {}{} (last line of {}: {}); restarting in {}s", name,
+        process.pid(), process.exitValue(), current.serving() ? " after serving on port " + current.port() : "",
+        logFile, lastLine(logFile), backoffSeconds);
+    later(() -> {
       Pod pod = informer == null ? null : informer.getStore().getByKey(namespace + "/" + name);
       if (pod != null) {
         reconcile(pod, false);
       }
-    }, backoffSeconds, TimeUnit.SECONDS);
+    }, TimeUnit.SECONDS.toMillis(backoffSeconds));
+  }
+
+  /** Runs {@code task} on the event thread after {@code delayMillis}, unless the runner is closed by then. */
+  private void later(Runnable task, long delayMillis) {
+    try {
+      events.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException closed) {
+      // close() stops every process; nothing to restart or wait for
+    }
+  }
+
+  /**
+   * Reads the port a process reported, while it is still its pod's process; looks again later
+   * while there is no port file yet.
+   */
+  private synchronized void awaitPort(LocalPod launched) {
+    String name = launched.podName();
+    LocalPod current = running.get(name);
+    if (current == null || current.process() != launched.process() || !launched.process().isAlive()) {
+      return;
+    }
+    Path file = portFile(name);
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.US_ASCII).strip();
+    } catch (NoSuchFileException notYet) {
+      later(() -> awaitPort(launched), PORT_POLL.toMillis());
+      return;
+    } catch (IOException e) {
+      log.warn("pod {}: cannot read {} ({}); trying again", name, file, e.getMessage());
+      later(() -> awaitPort(launched), PORT_POLL.toMillis());
+      return;
+    }
+    int port = parsePort(text);
+    if (port == 0) {
+      log.error("pod {}: {} holds '{}', not a TCP port; the pod is not listed as serving. The process must"
+          + " write the port it bound (1-65535) to a temporary file and rename that to ${}", name, file, text,
+          PORT_FILE_ENV);
+      return;
+    }
+    running.put(name, current.withPort(port));
+    writeState();
+    log.info("pod {} → pid {} serves on port {}", name, launched.pid(), port);
+  }
+
+  /** The port in {@code text}, or 0 if it is not one. */
+  private static int parsePort(String text) {
+    try {
+      int port = Integer.parseInt(text);
+      return port > 0 && port <= 65535 ? port : 0;
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private Path portFile(String podName) {
+    return workdir.resolve(podName + ".port");
   }
 
   private LocalPod launch(Pod pod) {
     Container container = container(pod);
     Map<String, String> env = podEnv.resolve(pod, container);
-    int port = freePort();
-    env.put("PORT", Integer.toString(port));
     String name = pod.getMetadata().getName();
+    Path portFile = portFile(name);
+    try {
+      Files.deleteIfExists(portFile);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot remove the previous run's " + portFile, e);
+    }
+    env.put("PORT", "0");
+    env.put(PORT_FILE_ENV, portFile.toString());
     Path logFile = workdir.resolve(name + ".log");
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
@@ -171,8 +265,8 @@ public final class LocalPodRunner implements AutoCloseable {
       process.getOutputStream().close();
       process.onExit().thenRun(() -> events.execute(() -> exited(name, process)));
       String hash = pod.getMetadata().getLabels() == null ? "" : pod.getMetadata().getLabels().getOrDefault(TEMPLATE_HASH_LABEL, "");
-      log.info("pod {} (template {}) → pid {} on port {}, log {}", name, hash, process.pid(), port, logFile);
-      return new LocalPod(name, port, process.pid(), hash, process);
+      log.info("pod {} (template {}) → pid {}, log {}", name, hash, process.pid(), logFile);
+      return new LocalPod(name, 0, process.pid(), hash, process);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + String.join(" ", command) + " for pod " + name, e);
     }
@@ -188,11 +282,24 @@ public final class LocalPodRunner implements AutoCloseable {
             + containerName + "': it has " + containers.stream().map(Container::getName).toList()));
   }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+  /** The last non-blank line within the last few KiB of a process log: usually why it exited. */
+  private static String lastLine(Path logFile) {
+    try (SeekableByteChannel channel = Files.newByteChannel(logFile)) {
+      long size = channel.size();
+      ByteBuffer tail = ByteBuffer.allocate((int) Math.min(size, 4096));
+      channel.position(size - tail.capacity());
+      while (tail.hasRemaining() && channel.read(tail) >= 0) {
+        // fill the buffer
+      }
+      String[] lines = new String(tail.array(), 0, tail.position(), StandardCharsets.UTF_8).split("\n");
+      for (int i = lines.length - 1; i >= 0; i--) {
+        if (!lines[i].isBlank()) {
+          return lines[i].strip();
+        }
+      }
+      return "(empty)";
     } catch (IOException e) {
-      throw new UncheckedIOException("no free local port", e);
+      return "(unreadable: " + e.getMessage() + ")";
     }
   }
 
@@ -214,7 +321,7 @@ public final class LocalPodRunner implements AutoCloseable {
 
   private void writeState() {
     StringBuilder tsv = new StringBuilder();
-    running.values().forEach(p -> tsv.append(p.podName()).append('\t').append(p.port()).append('\t')
+    running.values().stream().filter(LocalPod::serving).forEach(p -> tsv.append(p.podName()).append('\t').append(p.port()).append('\t')
         .append(p.pid()).append('\t').append(p.templateHash()).append('\n'));
     try {
       Path tmp = workdir.resolve("pods.tsv.tmp");

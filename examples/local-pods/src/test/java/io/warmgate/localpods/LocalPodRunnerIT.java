@@ -9,11 +9,16 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.testing.KubeApiServerExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +35,7 @@ class LocalPodRunnerIT {
   static final KubeApiServerExtension kube = new KubeApiServerExtension();
 
   private static final String NS = "local-pods";
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @TempDir
   Path workdir;
@@ -46,7 +52,7 @@ class LocalPodRunnerIT {
     }
     // The process writes its environment to a file named after its pod, then waits to be stopped.
     List<String> command = List.of("sh", "-c",
-        "env | grep -E '^(POD|HASH|PASSWORD|GREETING|PORT)=' | sort > \"$OUT/$POD.env\"; exec sleep 600");
+        "env | grep -E '^(POD|HASH|PASSWORD|GREETING|PORT|PORT_FILE)=' | sort > \"$OUT/$POD.env\"; exec sleep 600");
     runner = new LocalPodRunner(client, NS, "app=demo", "app", command, workdir).start();
   }
 
@@ -95,10 +101,45 @@ class LocalPodRunnerIT {
         "HASH=abc123",
         "PASSWORD=s3cret",
         "POD=demo-1",
-        "PORT=" + local.port());
+        "PORT=0",
+        "PORT_FILE=" + workdir.resolve("demo-1.port"));
     assertThat(local.templateHash()).isEqualTo("abc123");
-    assertThat(Files.readString(workdir.resolve("pods.tsv")))
-        .isEqualTo("demo-1\t" + local.port() + "\t" + local.pid() + "\tabc123\n");
+    assertThat(local.serving()).as("the process reported no port").isFalse();
+    assertThat(Files.readString(workdir.resolve("pods.tsv"))).as("only pods that serve are listed").isEmpty();
+  }
+
+  @Test
+  void podsStartedTogetherServeOnPortsOfTheirOwn() throws Exception {
+    int count = 6;
+    Path testClasses = Path.of(PortReportingServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    List<String> server = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx32m", "-XX:TieredStopAtLevel=1", "-cp", testClasses.toString(), PortReportingServer.class.getName());
+    List<String> names = IntStream.rangeClosed(1, count).mapToObj(i -> "serve-" + i).toList();
+    try (LocalPodRunner serving = new LocalPodRunner(kube.client(), NS, "app=serving", "app", server,
+        workdir.resolve("serving")).start()) {
+      for (String name : names) {
+        Pod pod = pod(name, "mno345");
+        pod.getMetadata().getLabels().put("app", "serving");
+        kube.client().resource(pod).create();
+      }
+      names.forEach(this::markRunning);
+
+      await().atMost(Duration.ofSeconds(90)).until(() -> serving.pods().values().stream()
+          .filter(LocalPodRunner.LocalPod::serving).count() == count);
+
+      Map<String, LocalPodRunner.LocalPod> pods = serving.pods();
+      assertThat(pods.values().stream().map(LocalPodRunner.LocalPod::port).distinct()).hasSize(count);
+      for (String name : names) {
+        HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + pods.get(name).port() + "/healthz")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).as("GET /healthz of %s", name).isEqualTo(200);
+        assertThat(health.body()).as("the process answering on %s's port", name).isEqualTo(name);
+      }
+      assertThat(Files.readAllLines(workdir.resolve("serving").resolve("pods.tsv"))).containsExactlyElementsOf(
+          names.stream().sorted().map(n -> n + "\t" + pods.get(n).port() + "\t" + pods.get(n).pid() + "\tmno345")
+              .toList());
+    }
   }
 
   @Test

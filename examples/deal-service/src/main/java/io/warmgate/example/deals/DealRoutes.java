@@ -24,12 +24,19 @@ final class DealRoutes implements HttpHandler {
   private final ObjectMapper json;
   private final PrometheusMeterRegistry metrics;
   private final DealSchema schema;
+  private final Map<String, String> health;
 
-  DealRoutes(TieredCache<?> cache, ObjectMapper json, PrometheusMeterRegistry metrics, DealSchema schema) {
+  /**
+   * @param podName the pod this process serves ({@code WARMGATE_POD_NAME}), or empty; {@code /healthz}
+   *     names it so that a prober knows which process answered on a port
+   */
+  DealRoutes(TieredCache<?> cache, ObjectMapper json, PrometheusMeterRegistry metrics, DealSchema schema,
+      String podName) {
     this.cache = cache;
     this.json = json;
     this.metrics = metrics;
     this.schema = schema;
+    this.health = podName.isEmpty() ? Map.of("status", "ok") : Map.of("status", "ok", "pod", podName);
   }
 
   @Override
@@ -43,7 +50,7 @@ final class DealRoutes implements HttpHandler {
       if (path.startsWith(DEALS)) {
         deal(exchange, URLDecoder.decode(path.substring(DEALS.length()), StandardCharsets.UTF_8));
       } else if (path.equals("/healthz")) {
-        send(exchange, 200, Map.of("status", "ok"));
+        send(exchange, 200, health);
       } else if (path.equals("/info")) {
         send(exchange, 200, Map.of("cache", cache.name(), "schemaVersion", schema.name().toLowerCase(),
             "schemaHash", cache.schemaHash()));

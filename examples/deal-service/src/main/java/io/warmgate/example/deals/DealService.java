@@ -15,7 +15,12 @@ import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.agent.deal.SpannerDealOrigin;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,10 +30,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The sample app: serves {@code GET /deals/{id}} through the warmgate cache agent, reading Deals
  * from Cloud Spanner. Configured entirely by environment variables (see the module README):
- * the agent's {@code WARMGATE_*}, plus {@code PORT}, {@code DEAL_SCHEMA_VERSION} and the
- * {@code SPANNER_*} coordinates.
+ * the agent's {@code WARMGATE_*}, plus {@code PORT}, {@code PORT_FILE}, {@code DEAL_SCHEMA_VERSION}
+ * and the {@code SPANNER_*} coordinates.
  */
 public final class DealService implements AutoCloseable {
+
+  /**
+   * Environment variable naming a file the bound HTTP port is written to once the service serves;
+   * with {@code PORT=0} it tells a supervisor which free port the service picked.
+   */
+  public static final String PORT_FILE = "PORT_FILE";
 
   private static final Logger log = LoggerFactory.getLogger(DealService.class);
 
@@ -48,37 +59,84 @@ public final class DealService implements AutoCloseable {
   }
 
   /**
-   * Starts the service with the given environment.
+   * Starts the service with the given environment. The HTTP port is bound first, so a port that
+   * cannot be bound fails the start before any connection to Valkey or Spanner exists. When
+   * {@value #PORT_FILE} is set, the bound port is written to that file once the service serves.
    *
    * @throws IllegalArgumentException naming the variable when a setting is missing or malformed
-   * @throws IOException if the HTTP port cannot be bound
+   * @throws IOException naming the port when it cannot be bound, or the file when
+   *     {@value #PORT_FILE} cannot be written
    */
   public static DealService start(Map<String, String> env) throws IOException {
     DealSchema schema = DealSchema.parse(env.get(DealSchema.ENV));
     int port = parsePort(env.getOrDefault("PORT", "8080"));
-    Spanner spanner = spannerOptions(env).getService();
-    DatabaseId db = DatabaseId.of(
-        env.getOrDefault("SPANNER_PROJECT", "warmgate-demo"),
-        env.getOrDefault("SPANNER_INSTANCE", "demo"),
-        env.getOrDefault("SPANNER_DATABASE", "deals"));
-    DatabaseClient client = spanner.getDatabaseClient(db);
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    TieredCache<?> cache;
+    Path portFile = portFile(env.get(PORT_FILE));
+    WarmGateConfig config = WarmGateConfig.from(env);
+    HttpServer server = bind(port);
+    Spanner spanner = null;
+    TieredCache<?> cache = null;
+    ExecutorService handlers = null;
     try {
-      cache = buildCache(WarmGateConfig.from(env), schema, new SpannerDealOrigin(client), metrics);
-    } catch (RuntimeException e) {
-      spanner.close();
+      spanner = spannerOptions(env).getService();
+      DatabaseId db = DatabaseId.of(
+          env.getOrDefault("SPANNER_PROJECT", "warmgate-demo"),
+          env.getOrDefault("SPANNER_INSTANCE", "demo"),
+          env.getOrDefault("SPANNER_DATABASE", "deals"));
+      DatabaseClient client = spanner.getDatabaseClient(db);
+      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      cache = buildCache(config, schema, new SpannerDealOrigin(client), metrics);
+      ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
+      handlers = Executors.newFixedThreadPool(32);
+      server.setExecutor(handlers);
+      server.createContext("/", new DealRoutes(cache, json, metrics, schema, config.podName().orElse("")));
+      server.start();
+      DealService service = new DealService(spanner, cache, server, handlers, schema);
+      if (portFile != null) {
+        writePort(portFile, service.port());
+      }
+      log.info("deal-service listening on :{} (schema {} hash {}, cache '{}', database {})",
+          service.port(), schema.name().toLowerCase(), cache.schemaHash(), cache.name(), db);
+      return service;
+    } catch (IOException | RuntimeException e) {
+      server.stop(0);
+      if (handlers != null) {
+        handlers.shutdownNow();
+      }
+      if (cache != null) {
+        cache.close();
+      }
+      if (spanner != null) {
+        spanner.close();
+      }
       throw e;
     }
-    ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 256);
-    ExecutorService handlers = Executors.newFixedThreadPool(32);
-    server.setExecutor(handlers);
-    server.createContext("/", new DealRoutes(cache, json, metrics, schema));
-    server.start();
-    log.info("deal-service listening on :{} (schema {} hash {}, cache '{}', database {})",
-        server.getAddress().getPort(), schema.name().toLowerCase(), cache.schemaHash(), cache.name(), db);
-    return new DealService(spanner, cache, server, handlers, schema);
+  }
+
+  /** Binds the HTTP port; the server accepts requests once started. */
+  private static HttpServer bind(int port) throws IOException {
+    try {
+      return HttpServer.create(new InetSocketAddress(port), 256);
+    } catch (IOException e) {
+      boolean inUse = e instanceof BindException && String.valueOf(e.getMessage()).contains("in use");
+      throw new IOException("cannot serve HTTP on port " + port + ": " + e.getMessage()
+          + (inUse ? " (another process holds it: stop that one, or set PORT to a free port or to 0)" : ""), e);
+    }
+  }
+
+  private static Path portFile(String value) {
+    return value == null || value.isBlank() ? null : Path.of(value.trim());
+  }
+
+  /** Writes the port as one line, atomically: a reader sees no file or the whole number. */
+  private static void writePort(Path portFile, int port) throws IOException {
+    Path tmp = portFile.resolveSibling(portFile.getFileName() + ".tmp");
+    try {
+      Files.writeString(tmp, port + "\n", StandardCharsets.US_ASCII);
+      Files.move(tmp, portFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new IOException(PORT_FILE + "=" + portFile + " cannot be written (" + e + "): point it into a"
+          + " writable directory", e);
+    }
   }
 
   private static <V> TieredCache<V> buildCache(WarmGateConfig config, DealSchema schema,
@@ -134,16 +192,34 @@ public final class DealService implements AutoCloseable {
     spanner.close();
   }
 
-  /** Runs the service until the process is stopped. */
-  public static void main(String[] args) throws IOException {
+  /**
+   * Runs the service until the process is stopped. A service that cannot start ends the process
+   * with a message on stderr: exit code 2 for a bad setting, 1 for anything else (such as a port
+   * that cannot be bound), even if threads of the clients it had started are still running.
+   */
+  public static void main(String[] args) {
     DealService service;
     try {
       service = start(System.getenv());
     } catch (IllegalArgumentException | IllegalStateException e) {
-      System.err.println("deal-service: " + e.getMessage());
-      System.exit(2);
+      exit(2, e.getMessage(), null);
+      return;
+    } catch (IOException e) {
+      exit(1, e.getMessage(), null);
+      return;
+    } catch (RuntimeException e) {
+      exit(1, e.getMessage() == null ? e.toString() : e.getMessage(), e);
       return;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(service::close, "deal-service-shutdown"));
+  }
+
+  private static void exit(int code, String message, Throwable cause) {
+    if (cause != null) {
+      log.error("deal-service did not start", cause);
+    }
+    System.err.println("deal-service: " + message);
+    System.err.flush();
+    System.exit(code);
   }
 }

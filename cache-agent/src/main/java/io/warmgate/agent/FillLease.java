@@ -1,0 +1,246 @@
+package io.warmgate.agent;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.L2Store;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lets one pod load an id that L2 lacks while the other pods that miss it at the same time wait, a
+ * bounded time, for its value to appear in L2: a lease in the manner of memcache's, so that a fleet
+ * that misses one key together reads the origin about once instead of once per pod.
+ *
+ * <p>For the missed ids of a batch the pod sends {@code SET <fill key> <token> NX PX <leaseTtl>}
+ * per id and, right behind them on the same connection, one {@code MGET} of the ids' value and
+ * lease keys. Then, per id:
+ * <ul>
+ *   <li><b>waited</b>: L2 now holds a readable, unexpired value (another pod's fill landed since
+ *       the lookup's read): it is served from L2; a lease just won for it is released.
+ *   <li><b>won</b>: the lease is ours: the id is loaded from the origin (one call with the other
+ *       ids of the batch that go there), written to L2, and then the lease is deleted if it still
+ *       holds our token. Also when the origin failed, so that waiters stop waiting at once.
+ *   <li>Another pod holds the lease: L2 is polled, value and lease keys of all waiting ids in one
+ *       {@code MGET}, 5 ms after the lease then at intervals doubling up to 25 ms, until the value
+ *       appears (<b>waited</b>), the lease is gone without a value (<b>lapsed</b>: its holder
+ *       failed or gave up; the origin is read at once), or {@code fillWait} has passed since the
+ *       lease was asked for (<b>timeout</b>: the origin is read).
+ *   <li><b>skipped</b>: the lookup's L2 read failed, the L2 breaker is not closed, or the lease
+ *       command or a poll failed: no wait, the origin is read at once.
+ * </ul>
+ * A lookup therefore waits at most {@code fillWait} plus one L2 call longer than it would have
+ * without the lease, and never when L2 is slow or down. A wait holds no thread: a poll is a timer
+ * task that sends one command; replies are handled where L2 replies are, and origin loads run on
+ * the cache's executor.
+ *
+ * <p>The lease expires after {@code lockTtl}, the bound the refresh lock already puts on one origin
+ * load: long enough that a slow holder keeps it until its value is written (a lease that expired
+ * under a live holder would let another pod load the id again), short enough that the lease of a
+ * holder that died mid-load stops sending newcomers into {@code fillWait} soon.
+ */
+final class FillLease<V> {
+
+  /** The cache's side of one batch of ids that L2 did not hold. */
+  interface Misses<V> {
+    /** Whether {@code entry}, read from L2, may be served: unexpired by the cache's clock. */
+    boolean servable(L2Tier.Entry<V> entry);
+
+    /** Serves {@code id} from {@code entry}, which another pod's load wrote to L2; fills L1. */
+    void serve(String id, L2Tier.Entry<V> entry);
+
+    /**
+     * Loads {@code ids} with one origin call on the cache's executor, serves and writes them, then
+     * runs {@code release} (also when the load failed or could not start). Returns at once.
+     */
+    void load(List<String> ids, Runnable release);
+  }
+
+  /** Delay of the first poll; each later one doubles it, up to {@link #MAX_POLL_NANOS}. */
+  static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+  static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
+
+  private static final Logger log = LoggerFactory.getLogger(FillLease.class);
+  private static final Runnable NOTHING = () -> { };
+  /** Runs a due poll on the timer thread: it only sends a command. */
+  private static final Executor TIMER_THREAD = Runnable::run;
+
+  private final KeySpace keys;
+  private final L2Store store;
+  private final L2Tier<V> l2;
+  private final long leaseTtlMillis;
+  private final long fillWaitNanos;
+  private final String tokenPrefix;
+  private final CacheMetrics metrics;
+
+  FillLease(KeySpace keys, L2Store store, L2Tier<V> l2, Duration leaseTtl, Duration fillWait,
+      String podName, CacheMetrics metrics) {
+    this.keys = keys;
+    this.store = store;
+    this.l2 = l2;
+    this.leaseTtlMillis = leaseTtl.toMillis();
+    this.fillWaitNanos = fillWait.toNanos();
+    this.tokenPrefix = podName + "/";
+    this.metrics = metrics;
+  }
+
+  /**
+   * Settles each of {@code ids}, which the lookup's L2 read did not find or found expired: by
+   * loading it here or by serving what another pod's load writes to L2. Returns at once.
+   *
+   * @param answered false when the lookup's L2 read failed: every id goes to the origin at once
+   */
+  void fill(List<String> ids, boolean answered, Misses<V> misses) {
+    if (!answered || store.breakerState() != CircuitBreaker.State.CLOSED) {
+      skip(ids, misses);
+      return;
+    }
+    long deadline = System.nanoTime() + fillWaitNanos;
+    byte[] token = (tokenPrefix + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+    List<CompletableFuture<Boolean>> leases = new ArrayList<>(ids.size());
+    CompletableFuture<?>[] all = new CompletableFuture<?>[ids.size() + 1];
+    for (int i = 0; i < ids.size(); i++) {
+      CompletableFuture<Boolean> lease =
+          store.setIfAbsent(keys.fillKey(ids.get(i)), token, leaseTtlMillis);
+      leases.add(lease);
+      all[i] = lease;
+    }
+    // Behind the SETs on the same connection, so it sees what they did.
+    CompletableFuture<List<L2Tier.Fill<V>>> look = l2.readFill(ids);
+    all[ids.size()] = look;
+    CompletableFuture.allOf(all).whenComplete((ignored, error) -> {
+      try {
+        leased(ids, leases, look, token, deadline, misses);
+      } catch (Throwable t) {
+        log.warn("cache '{}': fill lease of {} ids failed; loading them from the origin",
+            keys.cacheName(), ids.size(), t);
+        misses.load(ids, () -> release(ids, token));
+      }
+    });
+  }
+
+  private void leased(List<String> ids, List<CompletableFuture<Boolean>> leases,
+      CompletableFuture<List<L2Tier.Fill<V>>> look, byte[] token, long deadline, Misses<V> misses) {
+    List<L2Tier.Fill<V>> fills = look.isCompletedExceptionally() ? null : look.join();
+    List<String> load = new ArrayList<>(ids.size());
+    List<String> won = new ArrayList<>(ids.size());
+    List<String> wait = new ArrayList<>();
+    List<String> releaseNow = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
+      CompletableFuture<Boolean> lease = leases.get(i);
+      boolean failed = lease.isCompletedExceptionally();
+      boolean held = !failed && lease.join();
+      L2Tier.Fill<V> fill = fills == null ? null : fills.get(i);
+      if (fill != null && fill.entry() != null && misses.servable(fill.entry())) {
+        metrics.fillWaited.increment();
+        misses.serve(id, fill.entry());
+        if (held) {
+          releaseNow.add(id);
+        }
+      } else if (held) {
+        metrics.fillWon.increment();
+        won.add(id);
+        load.add(id);
+      } else if (failed || fill == null) {
+        metrics.fillSkipped.increment();
+        load.add(id);
+      } else if (!fill.leased()) {
+        metrics.fillLapsed.increment();
+        load.add(id);
+      } else {
+        wait.add(id);
+      }
+    }
+    if (!releaseNow.isEmpty()) {
+      release(releaseNow, token);
+    }
+    if (!load.isEmpty()) {
+      misses.load(load, won.isEmpty() ? NOTHING : () -> release(won, token));
+    }
+    if (!wait.isEmpty()) {
+      schedule(wait, deadline, FIRST_POLL_NANOS, misses);
+    }
+  }
+
+  /** Polls for {@code ids} after {@code delayNanos}, or at the deadline if that comes first. */
+  private void schedule(List<String> ids, long deadline, long delayNanos, Misses<V> misses) {
+    long wait = Math.max(0, Math.min(delayNanos, deadline - System.nanoTime()));
+    CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS, TIMER_THREAD)
+        .execute(() -> poll(ids, deadline, delayNanos, misses));
+  }
+
+  private void poll(List<String> ids, long deadline, long delayNanos, Misses<V> misses) {
+    try {
+      if (store.breakerState() != CircuitBreaker.State.CLOSED) {
+        skip(ids, misses);
+        return;
+      }
+      l2.readFill(ids).whenComplete((fills, error) -> {
+        try {
+          polled(ids, fills, error, deadline, delayNanos, misses);
+        } catch (Throwable t) {
+          log.warn("cache '{}': waiting for the fill of {} ids failed; loading them from the "
+              + "origin", keys.cacheName(), ids.size(), t);
+          misses.load(ids, NOTHING);
+        }
+      });
+    } catch (Throwable t) {
+      log.warn("cache '{}': could not poll L2 for {} ids; loading them from the origin",
+          keys.cacheName(), ids.size(), t);
+      misses.load(ids, NOTHING);
+    }
+  }
+
+  private void polled(List<String> ids, List<L2Tier.Fill<V>> fills, Throwable error, long deadline,
+      long delayNanos, Misses<V> misses) {
+    if (error != null) {
+      skip(ids, misses); // counted and logged by the store's listener
+      return;
+    }
+    List<String> load = new ArrayList<>();
+    List<String> still = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      L2Tier.Fill<V> fill = fills.get(i);
+      if (fill.entry() != null && misses.servable(fill.entry())) {
+        metrics.fillWaited.increment();
+        misses.serve(ids.get(i), fill.entry());
+      } else if (!fill.leased()) {
+        metrics.fillLapsed.increment();
+        load.add(ids.get(i));
+      } else {
+        still.add(ids.get(i));
+      }
+    }
+    if (!still.isEmpty()) {
+      if (System.nanoTime() - deadline >= 0) {
+        metrics.fillTimeout.increment(still.size());
+        load.addAll(still);
+      } else {
+        schedule(still, deadline, Math.min(2 * delayNanos, MAX_POLL_NANOS), misses);
+      }
+    }
+    if (!load.isEmpty()) {
+      misses.load(load, NOTHING);
+    }
+  }
+
+  private void skip(List<String> ids, Misses<V> misses) {
+    metrics.fillSkipped.increment(ids.size());
+    misses.load(ids, NOTHING);
+  }
+
+  /** Deletes each id's lease if it still holds {@code token}; failures only let it expire. */
+  private void release(List<String> ids, byte[] token) {
+    for (String id : ids) {
+      store.deleteIfEquals(keys.fillKey(id), token);
+    }
+  }
+}

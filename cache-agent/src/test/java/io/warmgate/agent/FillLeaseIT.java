@@ -1,0 +1,368 @@
+package io.warmgate.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.testing.RedisExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The L2-miss fill lease between pods (separate caches of one name, each with its own L1, Lettuce
+ * connection, meters and origin) on one real redis-server, over a slow in-memory origin that counts
+ * every id it reads. Holders are made slow or failing by holding their origin on a latch; the
+ * lease commands every pod sent are counted by the server ({@code INFO commandstats}).
+ */
+class FillLeaseIT {
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  /** A fill wait no test reaches unless it is the subject: reaching it would show as a timeout. */
+  private static final Duration LONG_WAIT = Duration.ofSeconds(10);
+  private static final List<String> IDS = ids(20);
+
+  /** The shared "database" and the origin reads of each id, over all pods. */
+  private final Map<String, String> data = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
+  private final List<Pod> pods = new ArrayList<>();
+  private RawRedis raw;
+
+  @BeforeEach
+  void start() {
+    redis.flushAll();
+    raw = new RawRedis(redis.uri());
+    raw.sync().configResetstat();
+    for (String id : IDS) {
+      data.put(id, "D" + id);
+    }
+  }
+
+  @AfterEach
+  void close() {
+    pods.forEach(p -> p.origin.release());
+    pods.forEach(p -> p.cache.close());
+    raw.close();
+  }
+
+  private static List<String> ids(int n) {
+    List<String> ids = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      ids.add(String.format("deal-%06d", i));
+    }
+    return List.copyOf(ids);
+  }
+
+  /** One pod's origin over the shared data: counts reads per id, takes 150 ms, can be held or fail. */
+  private final class PodOrigin implements Origin<String> {
+    final AtomicInteger calls = new AtomicInteger();
+    volatile long latencyMillis = 150;
+    volatile RuntimeException failure;
+    private volatile CountDownLatch held;
+
+    /** Later calls wait for {@link #release()}. */
+    void hold() {
+      held = new CountDownLatch(1);
+    }
+
+    void release() {
+      CountDownLatch h = held;
+      if (h != null) {
+        h.countDown();
+      }
+    }
+
+    @Override
+    public Map<String, String> loadAll(Collection<String> ids) throws InterruptedException {
+      calls.incrementAndGet();
+      ids.forEach(id -> reads.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet());
+      CountDownLatch h = held;
+      if (h != null && !h.await(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("test origin was never released");
+      }
+      TimeUnit.MILLISECONDS.sleep(latencyMillis);
+      RuntimeException e = failure;
+      if (e != null) {
+        throw e;
+      }
+      Map<String, String> out = new HashMap<>();
+      for (String id : ids) {
+        String value = data.get(id);
+        if (value != null) {
+          out.put(id, value);
+        }
+      }
+      return out;
+    }
+  }
+
+  private record Pod(TieredCache<String> cache, PodOrigin origin, SimpleMeterRegistry meters) {
+    long lease(String outcome) {
+      return Meters.count(meters, "warmgate.fill.lease", "outcome", outcome);
+    }
+
+    long count(String name, String... tags) {
+      return Meters.count(meters, name, tags);
+    }
+  }
+
+  private Pod pod(String name, Duration fillWait) {
+    return pod(name, fillWait, UnaryOperator.identity());
+  }
+
+  private Pod pod(String name, Duration fillWait, UnaryOperator<WarmGate<String>> settings) {
+    PodOrigin origin = new PodOrigin();
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    WarmGate<String> builder = WarmGate.newBuilder(String.class, origin)
+        .cacheName("deals")
+        .valkeyUri(redis.uri())
+        .podName(name)
+        .meterRegistry(meters)
+        .fillWait(fillWait)
+        // Generous for a shared 2-core machine: an L2 timeout would skip the lease and blur counts.
+        .l2Timeout(Duration.ofSeconds(1));
+    Pod pod = new Pod(settings.apply(builder).build(), origin, meters);
+    pods.add(pod);
+    return pod;
+  }
+
+  /** A pod configured as the operator configures one, from {@code WARMGATE_*} variables. */
+  private Pod podFromEnvironment(String name, Map<String, String> env) {
+    PodOrigin origin = new PodOrigin();
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    Map<String, String> all = new HashMap<>(env);
+    all.put(WarmGateConfig.CACHE_NAME, "deals");
+    all.put(WarmGateConfig.VALKEY_ADDRESSES, redis.host() + ":" + redis.port());
+    all.put(WarmGateConfig.POD_NAME, name);
+    all.put(WarmGateConfig.L2_TIMEOUT, "1s");
+    Pod pod = new Pod(WarmGate.fromConfig(WarmGateConfig.from(all), String.class, origin)
+        .meterRegistry(meters).fleetServices(false).build(), origin, meters);
+    pods.add(pod);
+    return pod;
+  }
+
+  private long sum(List<Pod> some, String outcome) {
+    return some.stream().mapToLong(p -> p.lease(outcome)).sum();
+  }
+
+  private long serverCalls(String command) {
+    return raw.commandCalls().getOrDefault(command, 0L);
+  }
+
+  /** Waits until the server has run {@code n} SETs: before any value is written, lease attempts. */
+  private void awaitLeaseAttempts(long n) {
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+        .until(() -> serverCalls("set") >= n);
+  }
+
+  private KeySpace keys(Pod pod) {
+    return new KeySpace(pod.cache.name(), pod.cache.schemaHash());
+  }
+
+  private void awaitNoLeaseLeft() {
+    await().atMost(Duration.ofSeconds(5)).until(() -> raw.sync().keys("wg:deals:*:fill").isEmpty());
+  }
+
+  private Map<String, String> expected(List<String> ids) {
+    Map<String, String> expected = new LinkedHashMap<>();
+    ids.forEach(id -> expected.put(id, "D" + id));
+    return expected;
+  }
+
+  @Test
+  void podsMissingTheSameIdsTogetherReadEachFromTheOriginOnce() throws Exception {
+    List<Pod> fleet = List.of(pod("a", LONG_WAIT), pod("b", LONG_WAIT), pod("c", LONG_WAIT),
+        pod("d", LONG_WAIT));
+    fleet.forEach(p -> p.origin.hold());
+    CountDownLatch go = new CountDownLatch(1);
+    ExecutorService callers = Executors.newFixedThreadPool(fleet.size());
+    try {
+      List<CompletableFuture<Map<String, String>>> results = new ArrayList<>();
+      for (Pod p : fleet) {
+        results.add(CompletableFuture.supplyAsync(() -> {
+          try {
+            go.await();
+          } catch (InterruptedException e) {
+            throw new CompletionException(e);
+          }
+          return p.cache.getAll(IDS);
+        }, callers));
+      }
+      go.countDown();
+      // Every pod has missed every id and asked for its lease before any origin read returns.
+      awaitLeaseAttempts((long) fleet.size() * IDS.size());
+      fleet.forEach(p -> p.origin.release());
+
+      for (CompletableFuture<Map<String, String>> result : results) {
+        assertThat(result.get(30, TimeUnit.SECONDS)).containsExactlyEntriesOf(expected(IDS));
+      }
+    } finally {
+      callers.shutdownNow();
+    }
+
+    assertThat(reads).as("origin reads per id, all pods").hasSize(IDS.size())
+        .allSatisfy((id, n) -> assertThat(n.get()).as(id).isEqualTo(1));
+    assertThat(sum(fleet, "won")).as("one lease per id").isEqualTo(IDS.size());
+    assertThat(sum(fleet, "waited")).as("every other pod served each id from L2")
+        .isEqualTo((long) (fleet.size() - 1) * IDS.size());
+    assertThat(sum(fleet, "lapsed") + sum(fleet, "timeout") + sum(fleet, "skipped")).isZero();
+    assertThat(fleet).allSatisfy(p -> assertThat(p.count("warmgate.cache.gets", "tier", "l2",
+        "result", "miss")).as("a waited lookup missed L2 when it asked").isEqualTo(IDS.size()));
+    awaitNoLeaseLeft();
+  }
+
+  @Test
+  void whenTheHolderFailsTheWaiterReadsTheOriginItselfAtOnce() {
+    Pod a = pod("a", LONG_WAIT);
+    Pod b = pod("b", LONG_WAIT);
+    String id = IDS.get(1);
+    a.origin.hold();
+    a.origin.failure = new IllegalStateException("spanner unavailable");
+    CompletableFuture<String> holder = a.cache.getAsync(id);
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+
+    long start = System.nanoTime();
+    CompletableFuture<String> waiter = b.cache.getAsync(id);
+    awaitLeaseAttempts(2);
+    a.origin.release();
+
+    assertThat(waiter.join()).isEqualTo("D" + id);
+    long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertThat(waitedMillis).as("ms, well before the %s fill wait", LONG_WAIT)
+        .isLessThan(LONG_WAIT.toMillis() / 2);
+    assertThatThrownBy(holder::join).hasCauseInstanceOf(CacheLoadException.class)
+        .hasMessageContaining("spanner unavailable");
+    assertThat(a.lease("won")).isEqualTo(1);
+    assertThat(b.lease("lapsed")).isEqualTo(1);
+    assertThat(b.lease("timeout") + b.lease("waited") + b.lease("skipped")).isZero();
+    assertThat(reads.get(id)).as("the holder's failed read and the waiter's").hasValue(2);
+    awaitNoLeaseLeft();
+  }
+
+  @Test
+  void aHolderSlowerThanTheFillWaitIsNotWaitedFor() {
+    Duration fillWait = Duration.ofMillis(300);
+    Pod a = pod("a", fillWait);
+    Pod b = pod("b", fillWait);
+    String id = IDS.get(2);
+    a.origin.hold();
+    CompletableFuture<String> holder = a.cache.getAsync(id);
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+
+    long start = System.nanoTime();
+    assertThat(b.cache.get(id)).isEqualTo("D" + id);
+    long waitedNanos = System.nanoTime() - start;
+
+    assertThat(holder).as("the holder is still reading: b did not wait for it").isNotDone();
+    assertThat(waitedNanos).as("b waited its fill wait first")
+        .isGreaterThanOrEqualTo(fillWait.toNanos());
+    assertThat(b.lease("timeout")).isEqualTo(1);
+    assertThat(b.lease("waited") + b.lease("lapsed") + b.lease("skipped")).isZero();
+    assertThat(reads.get(id)).as("the holder's read and the waiter's own").hasValue(2);
+
+    a.origin.release();
+    assertThat(holder.join()).isEqualTo("D" + id);
+    awaitNoLeaseLeft();
+  }
+
+  @Test
+  void noLeaseAndNoWaitWhileL2IsDownOrItsBreakerOpen() {
+    Pod a = pod("a", LONG_WAIT, w -> w.l2BreakerWait(Duration.ofMinutes(1)));
+    a.origin.latencyMillis = 10;
+    redis.stop();
+    try {
+      for (String id : IDS.subList(0, 10)) {
+        long start = System.nanoTime();
+        assertThat(a.cache.get(id)).isEqualTo("D" + id);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+            .as("ms for %s: one wait would be the %s fill wait", id, LONG_WAIT)
+            .isLessThan(LONG_WAIT.toMillis() / 2);
+      }
+      await().atMost(Duration.ofSeconds(5))
+          .until(() -> Meters.gauge(a.meters, "warmgate.l2.breaker.state") == 1);
+    } finally {
+      redis.start();
+    }
+    raw.close();
+    raw = new RawRedis(redis.uri());
+    raw.sync().configResetstat();
+
+    // L2 is back, the breaker is still open: nothing is sent, not even a lease.
+    for (String id : IDS.subList(10, 20)) {
+      assertThat(a.cache.get(id)).isEqualTo("D" + id);
+    }
+    assertThat(raw.commandCalls()).doesNotContainKeys("get", "mget", "set", "eval");
+    assertThat(a.lease("skipped")).isEqualTo(IDS.size());
+    assertThat(a.lease("won") + a.lease("waited") + a.lease("lapsed") + a.lease("timeout")).isZero();
+    assertThat(reads).hasSize(IDS.size()).allSatisfy((id, n) -> assertThat(n.get()).isEqualTo(1));
+  }
+
+  @Test
+  void aZeroFillWaitTakesNoLeaseAsBefore() throws Exception {
+    Pod a = pod("a", Duration.ZERO);
+    Pod b = podFromEnvironment("b", Map.of(WarmGateConfig.FILL_WAIT, "0s"));
+    CompletableFuture<Map<String, String>> fromA =
+        CompletableFuture.supplyAsync(() -> a.cache.getAll(IDS));
+    CompletableFuture<Map<String, String>> fromB =
+        CompletableFuture.supplyAsync(() -> b.cache.getAll(IDS));
+    assertThat(fromA.get(30, TimeUnit.SECONDS)).containsExactlyEntriesOf(expected(IDS));
+    assertThat(fromB.get(30, TimeUnit.SECONDS)).containsExactlyEntriesOf(expected(IDS));
+
+    long originReads = reads.values().stream().mapToLong(AtomicInteger::get).sum();
+    await().atMost(Duration.ofSeconds(5)).until(() ->
+        a.count("warmgate.l2.writes") + b.count("warmgate.l2.writes") == originReads);
+    assertThat(serverCalls("set")).as("SETs: value writes only")
+        .isEqualTo(a.count("warmgate.l2.writes") + b.count("warmgate.l2.writes"));
+    assertThat(serverCalls("mget")).as("one batch read per pod, no lease look").isEqualTo(2);
+    assertThat(raw.commandCalls()).doesNotContainKeys("eval", "evalsha");
+    assertThat(raw.sync().keys("wg:deals:*:fill")).isEmpty();
+    for (String outcome : List.of("won", "waited", "lapsed", "timeout", "skipped")) {
+      assertThat(a.lease(outcome) + b.lease(outcome)).as(outcome).isZero();
+    }
+  }
+
+  @Test
+  void aNotFoundIdIsWaitedForAndServedAsNotFound() {
+    Pod a = pod("a", LONG_WAIT);
+    Pod b = pod("b", LONG_WAIT);
+    a.origin.hold();
+    CompletableFuture<String> holder = a.cache.getAsync("nope");
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+    CompletableFuture<String> waiter = b.cache.getAsync("nope");
+    awaitLeaseAttempts(2);
+    a.origin.release();
+
+    assertThat(waiter.join()).isNull();
+    assertThat(holder.join()).isNull();
+    assertThat(b.lease("waited")).isEqualTo(1);
+    assertThat(b.origin.calls).hasValue(0);
+    assertThat(reads.get("nope")).hasValue(1);
+    assertThat(raw.envelope(keys(a).valueKey("nope"), a.cache.schemaHash()).isFound()).isFalse();
+
+    assertThat(b.cache.get("nope")).as("the negative entry is in b's L1 now").isNull();
+    assertThat(b.count("warmgate.cache.gets", "tier", "l1", "result", "hit")).isEqualTo(1);
+    assertThat(b.origin.calls).hasValue(0);
+    awaitNoLeaseLeft();
+  }
+}

@@ -1,0 +1,200 @@
+package io.warmgate.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.testing.DealSeeder;
+import io.warmgate.testing.KwokClusterExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The gate's timings on the whole stack: the real Argo Rollouts controller, the operator process,
+ * deal-service pods whose agents heartbeat for real. A schema change is released once warm, then
+ * same-schema revisions are released as {@code Skipped}; for each, one poller records when the
+ * canary paused at its gate step, when its agent registered and when the pause was released. kwok
+ * marks pods Ready before a local pod's JVM has started, so each gate figure runs from the later of
+ * "paused" and "registered" (and, for the schema change, "coverage reached"). Writes the samples to
+ * {@code gate-timings.json} in the directory of {@value #OUT_PROPERTY} (default: target), which
+ * {@code hack/bench.sh} puts into the benchmark report; asserts only outcomes, never durations.
+ */
+class GateTimingE2E {
+
+  static final String OUT_PROPERTY = "warmgate.gate.timings";
+  private static final int DEALS = 2_000;
+  private static final int HOT_SET = 200;
+  private static final int MIN_COVERAGE = 95;
+  private static final int SAME_SCHEMA_RELEASES = 3;
+  private static final long POLL_MILLIS = 50;
+
+  @RegisterExtension
+  static final KwokClusterExtension cluster = new KwokClusterExtension();
+
+  @RegisterExtension
+  static final Stack stack = Stack.create();
+
+  private static RedisClient redisClient;
+  private static StatefulRedisConnection<String, String> connection;
+  private static RedisCommands<String, String> valkey;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    cluster.client().load(Files.newInputStream(Repo.dir().resolve("examples/local/namespace.yaml")))
+        .serverSideApply();
+    stack.install(cluster);
+    DealSeeder.seed(stack.databaseClient(), DEALS);
+    redisClient = RedisClient.create(stack.valkeyUri());
+    connection = redisClient.connect();
+    valkey = connection.sync();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (connection != null) {
+      connection.close();
+      redisClient.shutdown();
+    }
+  }
+
+  /** One release as the poller saw it, in epoch ms (0 = never seen). */
+  record Release(String kind, String canaryHash, long paused, long registered, long warm,
+      long released, String phase) {
+
+    /** From the last precondition (paused, agent registered, warm) to the release. */
+    long gateMillis() {
+      return released - Math.max(paused, Math.max(registered, warm));
+    }
+  }
+
+  @Test
+  void releasesAreTimedFromTheLastPrecondition() throws Exception {
+    List<Release> releases = new ArrayList<>();
+    try (DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), "e2e-timing",
+            stack, Map.of("mode", "Preload", "hotSetSize", HOT_SET, "preloadRate", 100,
+                "minCoverage", MIN_COVERAGE, "maxWait", "5m", "onTimeout", "Hold"),
+            RolloutGateE2E.WORK);
+        Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 150, 42)) {
+      awaitHealthy(app);
+      await("hot set of " + HOT_SET).atMost(Duration.ofMinutes(3))
+          .until(() -> valkey.zcard("{wg:" + app.cacheName + "}:hot") >= HOT_SET);
+      releases.add(watch(app, "schema change", () -> app.setEnv("DEAL_SCHEMA_VERSION", "v2")));
+      for (int i = 0; i < SAME_SCHEMA_RELEASES; i++) {
+        int revision = i + 2;
+        releases.add(watch(app, "same schema", () -> app.setEnv("APP_REVISION",
+            Integer.toString(revision))));
+      }
+    }
+    write(releases);
+    assertThat(releases.get(0).phase()).isEqualTo("Promoted");
+    assertThat(releases.subList(1, releases.size())).extracting(Release::phase)
+        .containsOnly("Skipped");
+    assertThat(releases).allSatisfy(r -> assertThat(r.released()).as("release seen").isPositive());
+  }
+
+  private static void awaitHealthy(DealRollout app) {
+    await(app.name + " Healthy with 4 serving pods").atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> app.healthyAndDone() && app.runningPods() == 4
+            && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));
+  }
+
+  /** Applies {@code change} and polls until the rollout is Healthy on the new revision. */
+  private static Release watch(DealRollout app, String kind, Runnable change) {
+    Object stableBefore = app.rolloutStatus().get("stableRS");
+    change.run();
+    String canary = null;
+    long paused = 0;
+    long registered = 0;
+    long warm = 0;
+    long released = 0;
+    long deadline = System.currentTimeMillis() + Duration.ofMinutes(5).toMillis();
+    while (System.currentTimeMillis() < deadline) {
+      long now = System.currentTimeMillis();
+      Map<String, Object> status = app.rolloutStatus();
+      Object current = status.get("currentPodHash");
+      if (current != null && !current.equals(stableBefore)) {
+        canary = current.toString();
+        if (paused == 0 && app.paused()) {
+          paused = now;
+        }
+        if (registered == 0 && registeredAgent(app.cacheName, canary)) {
+          registered = now;
+        }
+        String schema = (String) app.gate().get("canarySchemaHash");
+        if (warm == 0 && kind.equals("schema change") && schema != null
+            && coverage(app.cacheName, schema) >= MIN_COVERAGE) {
+          warm = now;
+        }
+        if (paused != 0 && released == 0 && !app.paused()) {
+          released = now;
+        }
+      }
+      if (released != 0 && app.healthyAndDone()) {
+        break;
+      }
+      sleep(POLL_MILLIS);
+    }
+    awaitHealthy(app);
+    Object phase = app.gate().get("phase");
+    return new Release(kind, canary, paused, registered, warm, released,
+        phase == null ? null : phase.toString());
+  }
+
+  private static boolean registeredAgent(String cache, String podHash) {
+    return valkey.hvals("{wg:" + cache + "}:agents").stream()
+        .anyMatch(json -> json.contains("\"podTemplateHash\":\"" + podHash + "\""));
+  }
+
+  /** Share of the warm job's ids present in the key space, in percent, measured here. */
+  private static double coverage(String cache, String schemaHash) {
+    List<String> ids = valkey.lrange("{wg:" + cache + "}:warm:" + schemaHash + ":ids", 0, -1);
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    long present = ids.stream()
+        .filter(id -> valkey.exists("wg:" + cache + ":" + schemaHash + ":" + id) == 1).count();
+    return 100.0 * present / ids.size();
+  }
+
+  private static void write(List<Release> releases) throws Exception {
+    Path out = Path.of(System.getProperty(OUT_PROPERTY, "target/gate-timings.json"));
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("pollMillis", POLL_MILLIS);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Release r : releases) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("kind", r.kind());
+      row.put("phase", r.phase());
+      row.put("pausedToReleasedMs", r.released() - r.paused());
+      row.put("registeredAfterPauseMs", r.registered() - r.paused());
+      row.put("gateMs", r.gateMillis());
+      rows.add(row);
+    }
+    json.put("releases", rows);
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), json);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}
