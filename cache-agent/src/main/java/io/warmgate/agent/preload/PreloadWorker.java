@@ -12,6 +12,7 @@ import io.warmgate.agent.CacheLoadException;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.KeySpace;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,6 +51,12 @@ import org.slf4j.LoggerFactory;
  * answers (too large, not encodable) count as errors after {@value #ATTEMPTS} attempts. When the
  * cursor reaches {@code min(target, list length)} the job is {@code Done}; a job whose fields
  * cannot be read is {@code Failed} with a message naming the field.
+ *
+ * <p>While a {@code Done} job's {@code keepWarmUntil} (set by the operator while the canary is
+ * held) is in the future, the ids are kept warm: every eighth of the L2 TTL one pod takes the lock
+ * and reloads, at the job's rate, the ids whose entry is missing or has less than a quarter of the
+ * L2 TTL left ({@link TieredCache#fillL2(java.util.Collection, Duration)}), then records
+ * {@code keptWarmAt}, {@code keptWarm} and {@code keepWarm}.
  *
  * <p>Every write to the job is one script that first checks that the lock still holds this
  * worker's token and the job is still in the expected state, and renews the job's and the id
@@ -123,6 +130,8 @@ public final class PreloadWorker implements AutoCloseable {
   private final KeySpace keys;
   private final Duration backoffInitial;
   private final Duration backoffMax;
+  private final Duration keepWarmMargin;
+  private final Duration keepWarmPeriod;
   private final String jobKey;
   private final String idsKey;
   private final String lockKey;
@@ -133,7 +142,8 @@ public final class PreloadWorker implements AutoCloseable {
   private volatile boolean closing;
 
   /**
-   * Creates a worker for the namespace of {@code cache}; it starts with {@link #start()}.
+   * Creates a worker for the namespace of {@code cache}, whose L2 TTL is the default 4 min; it
+   * starts with {@link #start()}.
    *
    * @param cache the cache the ids are loaded through (not the hot-key sampler, so preloading does
    *     not make ids hot)
@@ -143,15 +153,29 @@ public final class PreloadWorker implements AutoCloseable {
    */
   public PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
       String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval) {
-    this(connection, cache, pod, clock, scheduler, pollInterval, BACKOFF_INITIAL, BACKOFF_MAX);
+    this(connection, cache, pod, clock, scheduler, pollInterval, Duration.ofMinutes(4));
+  }
+
+  /**
+   * As above for a cache whose L2 TTL is {@code l2Ttl}: keep-warm reloads the ids of a
+   * {@code Done} job whose entries have less than a quarter of it left, in passes an eighth of
+   * it apart.
+   */
+  public PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
+      String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval,
+      Duration l2Ttl) {
+    this(connection, cache, pod, clock, scheduler, pollInterval, l2Ttl, BACKOFF_INITIAL,
+        BACKOFF_MAX);
   }
 
   /** As above, with the back-off bounds of failed batches (tests shorten them). */
   PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
       String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval,
-      Duration backoffInitial, Duration backoffMax) {
+      Duration l2Ttl, Duration backoffInitial, Duration backoffMax) {
     this.backoffInitial = Objects.requireNonNull(backoffInitial, "backoffInitial");
     this.backoffMax = Objects.requireNonNull(backoffMax, "backoffMax");
+    this.keepWarmMargin = l2Ttl.dividedBy(4);
+    this.keepWarmPeriod = l2Ttl.dividedBy(8);
     this.connection = Objects.requireNonNull(connection, "connection");
     this.cache = Objects.requireNonNull(cache, "cache");
     this.pod = Objects.requireNonNull(pod, "pod");
@@ -221,7 +245,8 @@ public final class PreloadWorker implements AutoCloseable {
   boolean pollOnce() {
     RedisCommands<String, String> redis = connection.sync();
     Map<String, String> fields = redis.hgetall(jobKey);
-    if (fields.isEmpty() || isFinished(fields.get("state"))) {
+    boolean keepWarm = keepWarmDue(fields);
+    if (fields.isEmpty() || (isFinished(fields.get("state")) && !keepWarm)) {
       return false;
     }
     String token = pod + "/" + UUID.randomUUID();
@@ -232,7 +257,11 @@ public final class PreloadWorker implements AutoCloseable {
     ScheduledFuture<?> renewal = scheduler.scheduleAtFixedRate(() -> renew(token),
         RENEW_INTERVAL.toMillis(), RENEW_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      work(token);
+      if (keepWarm) {
+        keepWarm(token);
+      } else {
+        work(token);
+      }
     } finally {
       renewal.cancel(false);
       try {
@@ -296,7 +325,7 @@ public final class PreloadWorker implements AutoCloseable {
         end = job.cursor(); // the list shrank under us
         break;
       }
-      Outcome outcome = load(token, ",Running,", job.cursor(), ids, pacer);
+      Outcome outcome = load(token, ",Running,", "message", job.cursor(), ids, pacer, null);
       if (outcome == null) {
         return; // closing, or the job is no longer ours: the batch is left to the next owner
       }
@@ -323,10 +352,90 @@ public final class PreloadWorker implements AutoCloseable {
   }
 
   /**
-   * What became of one batch: {@code held} ids are in L2, {@code failed} never will be (invalid
-   * ids, values L2 refused to hold); {@code waited} if the batch waited for the origin or L2.
+   * Whether {@code fields} are those of a {@code Done} job whose ids are to be kept warm now: the
+   * operator's {@code keepWarmUntil} (epoch millis) is in the future and the last pass
+   * ({@code keptWarmAt}) is at least {@link #keepWarmPeriod} ago.
    */
-  record Outcome(int held, int failed, boolean waited) {}
+  private boolean keepWarmDue(Map<String, String> fields) {
+    if (!"Done".equals(fields.get("state"))) {
+      return false;
+    }
+    long now = clock.millis();
+    return millis(fields.get("keepWarmUntil")) > now
+        && millis(fields.get("keptWarmAt")) + keepWarmPeriod.toMillis() <= now;
+  }
+
+  /**
+   * One keep-warm pass over a {@code Done} job's ids: every id whose L2 entry is missing or has
+   * less than {@link #keepWarmMargin} left is reloaded (at the job's rate, waiting out origin and
+   * L2 failures as the preload does); then {@code keptWarmAt}, {@code keptWarm} (ids reloaded by
+   * keep-warm so far) and {@code keepWarm} (what the pass did) are recorded.
+   */
+  private void keepWarm(String token) {
+    RedisCommands<String, String> redis = connection.sync();
+    Map<String, String> fields = redis.hgetall(jobKey);
+    WarmJob job;
+    try {
+      job = WarmJob.parse(fields);
+    } catch (WarmJob.InvalidJobException e) {
+      return; // a Done job is not failed afterwards; the operator sees the field in its own reads
+    }
+    if (!keepWarmDue(fields)) {
+      return;
+    }
+    long end = job.end(redis.llen(idsKey));
+    long started = clock.millis();
+    Pacer pacer = new Pacer(job.rate(), System::nanoTime, this::await);
+    long reloaded = 0;
+    for (long cursor = 0; cursor < end; cursor += job.batchSize()) {
+      if (closing || lockLost) {
+        return;
+      }
+      List<String> ids = redis.lrange(idsKey, cursor, Math.min(end, cursor + job.batchSize()) - 1);
+      if (ids.isEmpty()) {
+        break;
+      }
+      Outcome outcome = load(token, ",Done,", "keepWarm", cursor, ids, pacer, keepWarmMargin);
+      if (outcome == null) {
+        return;
+      }
+      reloaded += outcome.reloaded();
+      if (outcome.reloaded() > 0 && !update(token, ",Done,", Map.of("keepWarm", String.format(
+          Locale.ROOT, "pass from %s: %d ids reloaded so far, at id %d of %d",
+          Instant.ofEpochMilli(started), reloaded, cursor + ids.size(), end)))) {
+        return; // removed or reopened by the operator: no more origin reads for it
+      }
+    }
+    Map<String, String> done = new LinkedHashMap<>();
+    done.put("keptWarmAt", Long.toString(clock.millis()));
+    done.put("keptWarm", Long.toString(millis(fields.get("keptWarm")) + reloaded));
+    done.put("keepWarm", String.format(Locale.ROOT, "pass from %s reloaded %d of %d ids that had "
+        + "less than %d s of L2 TTL left", Instant.ofEpochMilli(started), reloaded, end,
+        keepWarmMargin.toSeconds()));
+    if (update(token, ",Done,", done) && reloaded > 0) {
+      log.info("cache '{}': warm job {} kept warm: {} of {} ids reloaded", cache.name(), jobKey,
+          reloaded, end);
+    }
+  }
+
+  /** A non-negative decimal field, or 0 when absent or malformed. */
+  private static long millis(String value) {
+    if (value == null) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Long.parseLong(value.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * What became of one batch: {@code held} ids are in L2, {@code failed} never will be (invalid
+   * ids, values L2 refused to hold); {@code waited} if the batch waited for the origin or L2;
+   * {@code reloaded} ids were read from the origin to keep them warm.
+   */
+  record Outcome(int held, int failed, boolean waited, int reloaded) {}
 
   /**
    * Loads one batch at the job's rate, waiting for the origin and L2 as long as they fail: the
@@ -335,10 +444,14 @@ public final class PreloadWorker implements AutoCloseable {
    * are loaded. The origin is not called while L2 does not answer.
    *
    * @param states the states the job may be in for this worker to write to it
+   * @param messageField the job field that says what the batch waits for
    * @param cursor the index of the batch's first id, for messages
+   * @param refreshBelow null to fill what L2 lacks; else only the ids whose entry is missing or
+   *     has less than this left are loaded (keep-warm)
    * @return the outcome, or null if the worker closed or the job is no longer this worker's
    */
-  private Outcome load(String token, String states, long cursor, List<String> ids, Pacer pacer) {
+  private Outcome load(String token, String states, String messageField, long cursor,
+      List<String> ids, Pacer pacer, Duration refreshBelow) {
     List<String> valid = new ArrayList<>(ids.size());
     for (String id : ids) {
       if (isValidId(id)) {
@@ -351,7 +464,7 @@ public final class PreloadWorker implements AutoCloseable {
           cache.name(), invalid, cursor);
     }
     if (valid.isEmpty()) {
-      return new Outcome(0, invalid, false);
+      return new Outcome(0, invalid, false, 0);
     }
     long delayNanos = backoffInitial.toNanos();
     boolean waited = false;
@@ -362,7 +475,13 @@ public final class PreloadWorker implements AutoCloseable {
         return null;
       }
       String problem;
-      RuntimeException l2Error = checkL2(valid);
+      List<Long> ttls = null;
+      RuntimeException l2Error = null;
+      try {
+        ttls = ttls(valid);
+      } catch (RuntimeException e) {
+        l2Error = e;
+      }
       if (l2Error == null && unrecorded != null) {
         // Valkey is back: before the origin is read, make sure the job is still ours.
         if (!update(token, states, unrecorded)) {
@@ -374,8 +493,21 @@ public final class PreloadWorker implements AutoCloseable {
         problem = "waiting for L2, which did not answer (" + l2Error + "); the origin is not "
             + "read for ids that cannot be written";
       } else {
+        List<String> todo = valid;
+        if (refreshBelow != null) {
+          todo = new ArrayList<>();
+          for (int i = 0; i < valid.size(); i++) {
+            long ttl = ttls.get(i);
+            if (ttl == -2 || (ttl >= 0 && ttl < refreshBelow.toMillis())) {
+              todo.add(valid.get(i));
+            }
+          }
+          if (todo.isEmpty()) {
+            return new Outcome(valid.size(), invalid, waited, 0);
+          }
+        }
         try {
-          pacer.acquire(valid.size());
+          pacer.acquire(todo.size());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return null;
@@ -384,20 +516,21 @@ public final class PreloadWorker implements AutoCloseable {
           return null;
         }
         try {
-          int held = cache.fillL2(valid);
-          if (held == valid.size()) {
-            return new Outcome(held, invalid, waited);
+          int held = refreshBelow == null ? cache.fillL2(todo) : cache.fillL2(todo, refreshBelow);
+          int reloaded = refreshBelow == null ? 0 : todo.size();
+          int missing = todo.size() - held;
+          if (missing == 0) {
+            return new Outcome(valid.size(), invalid, waited, reloaded);
           }
           if (++shortfalls >= ATTEMPTS) {
             // L2 answers but keeps refusing these entries (larger than maxValueBytes, or not
             // encodable): they count as errors.
             log.warn("cache '{}': {} of {} ids of the preload batch at {} still not in L2 after {} "
-                + "attempts while L2 answers; counting them as errors", cache.name(),
-                valid.size() - held, valid.size(), cursor, ATTEMPTS);
-            return new Outcome(held, invalid + valid.size() - held, waited);
+                + "attempts while L2 answers; counting them as errors", cache.name(), missing,
+                todo.size(), cursor, ATTEMPTS);
+            return new Outcome(valid.size() - missing, invalid + missing, waited, reloaded);
           }
-          problem = "waiting for L2: " + (valid.size() - held) + " of " + valid.size()
-              + " writes failed";
+          problem = "waiting for L2: " + missing + " of " + todo.size() + " writes failed";
         } catch (IllegalStateException e) {
           throw e; // the cache is closed
         } catch (CacheLoadException e) {
@@ -411,7 +544,7 @@ public final class PreloadWorker implements AutoCloseable {
           bounded(problem), valid.size(), cursor, delayNanos / 1e9);
       log.info("cache '{}': warm job {}: {}", cache.name(), jobKey, message);
       Map<String, String> fields = new LinkedHashMap<>();
-      fields.put("message", message);
+      fields.put(messageField, message);
       fields.put("updatedAt", Long.toString(clock.millis()));
       try {
         if (!update(token, states, fields)) {
@@ -431,25 +564,26 @@ public final class PreloadWorker implements AutoCloseable {
   }
 
   /**
-   * Asks L2, over this worker's connection, for the remaining TTL of each id's value key: the
-   * cheap check that L2 answers before the origin is read for a batch.
+   * Asks L2, over this worker's connection, for the remaining TTL of each id's value key (one
+   * pipelined {@code PTTL} each; -2 = missing): the cheap check that L2 answers before the origin
+   * is read for a batch, and what keep-warm reloads.
    *
-   * @return null if L2 answered, else the error
+   * @throws RuntimeException if L2 did not answer within {@link #L2_CHECK_TIMEOUT}
    */
-  private RuntimeException checkL2(List<String> ids) {
-    try {
-      RedisAsyncCommands<String, String> async = connection.async();
-      List<RedisFuture<Long>> ttls = new ArrayList<>(ids.size());
-      for (String id : ids) {
-        ttls.add(async.pttl(keys.valueKey(id)));
-      }
-      if (!LettuceFutures.awaitAll(L2_CHECK_TIMEOUT, ttls.toArray(RedisFuture[]::new))) {
-        return new IllegalStateException("no reply within " + L2_CHECK_TIMEOUT);
-      }
-      return null;
-    } catch (RuntimeException e) {
-      return e;
+  private List<Long> ttls(List<String> ids) {
+    RedisAsyncCommands<String, String> async = connection.async();
+    List<RedisFuture<Long>> replies = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      replies.add(async.pttl(keys.valueKey(id)));
     }
+    if (!LettuceFutures.awaitAll(L2_CHECK_TIMEOUT, replies.toArray(RedisFuture[]::new))) {
+      throw new IllegalStateException("no reply within " + L2_CHECK_TIMEOUT);
+    }
+    List<Long> ttls = new ArrayList<>(ids.size());
+    for (RedisFuture<Long> reply : replies) {
+      ttls.add(reply.toCompletableFuture().getNow(-2L));
+    }
+    return ttls;
   }
 
   /** Whether the cache accepts {@code id}: non-empty, not too long, well-formed Unicode. */

@@ -43,6 +43,9 @@ class PreloadWorkerIT {
   @RegisterExtension
   static final RedisExtension redis = new RedisExtension();
 
+  /** The caches' default L2 TTL. */
+  private static final Duration L2_TTL = Duration.ofMinutes(4);
+
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final List<AutoCloseable> opened = new ArrayList<>();
   @RegisterExtension
@@ -97,13 +100,19 @@ class PreloadWorkerIT {
   /** An agent whose worker backs off 20 ms, doubling up to 200 ms, after a failed batch. */
   private Agent agent(String pod, SimpleMeterRegistry meters,
       UnaryOperator<WarmGate<String>> settings) {
+    return agent(pod, meters, settings, L2_TTL);
+  }
+
+  private Agent agent(String pod, SimpleMeterRegistry meters,
+      UnaryOperator<WarmGate<String>> settings, Duration l2Ttl) {
     RecordingOrigin origin = new RecordingOrigin();
     TieredCache<String> cache = settings.apply(WarmGate.newBuilder(String.class, origin)
         .cacheName("deals").valkeyUri(redis.uri()).podName(pod).meterRegistry(meters)
-        .l2Timeout(Duration.ofMillis(500))).build();
+        .l2Timeout(Duration.ofMillis(500)).l2Ttl(l2Ttl)
+        .refreshAhead(l2Ttl.dividedBy(4))).build();
     keys = new KeySpace("deals", cache.schemaHash());
     PreloadWorker worker = new PreloadWorker(connection, cache, pod, InstantSource.system(),
-        scheduler, Duration.ofMillis(50), Duration.ofMillis(20), Duration.ofMillis(200));
+        scheduler, Duration.ofMillis(50), l2Ttl, Duration.ofMillis(20), Duration.ofMillis(200));
     opened.add(cache);
     opened.add(worker);
     return new Agent(pod, cache, origin, worker);
@@ -315,6 +324,39 @@ class PreloadWorkerIT {
     await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() ->
         assertThat(raw.exists(keys.warmLockKey())).isZero());
     assertThat(a.origin().calls).hasSize(1);
+  }
+
+  @Test
+  void aDoneJobIsKeptWarmWhileTheOperatorAsksAndNoLongerOnceItStops() {
+    Duration l2Ttl = Duration.ofSeconds(12); // keep-warm margin 3 s, passes 1.5 s apart
+    Agent a = agent("pod-a", new SimpleMeterRegistry(), UnaryOperator.identity(), l2Ttl);
+    List<String> list = ids(0, 30);
+    openJob(list, Map.of("target", "30", "rate", "10000", "batchSize", "10",
+        "keepWarmUntil", Long.toString(System.currentTimeMillis() + 600_000)));
+    a.worker().start();
+    awaitState("Done");
+    int preloadCalls = a.origin().calls.size();
+    long doneAt = System.currentTimeMillis();
+
+    // Past two TTLs of the preloaded entries, every id is still in the namespace.
+    await().atMost(Duration.ofSeconds(60)).until(() -> System.currentTimeMillis() - doneAt
+        > 2 * l2Ttl.toMillis() && Long.parseLong(job().getOrDefault("keptWarm", "0")) >= 60);
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        assertThat(idsInNamespace()).containsExactlyInAnyOrderElementsOf(list));
+    Map<String, String> job = job();
+    assertThat(job).containsEntry("state", "Done").containsEntry("filled", "30")
+        .containsEntry("message", "loaded 30 of 30 ids, 0 errors");
+    assertThat(job.get("keepWarm")).contains("of 30 ids that had less than 3 s of L2 TTL left");
+    assertThat((long) a.origin().calls.size()).as("reloads in batches, not id by id")
+        .isLessThanOrEqualTo(preloadCalls + Long.parseLong(job.get("keptWarm")) / 5 + 10);
+    assertThat(raw.exists(keys.warmLockKey())).as("the lock is held only during a pass").isZero();
+
+    // The operator stops asking (the canary was released): nothing is reloaded any more.
+    raw.hset(keys.warmJobKey(), "keepWarmUntil", "0");
+    await().atMost(Duration.ofSeconds(10)).until(() -> raw.exists(keys.warmLockKey()) == 0);
+    int calls = a.origin().calls.size();
+    await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
+        .until(() -> a.origin().calls.size() == calls);
   }
 
   @Test
