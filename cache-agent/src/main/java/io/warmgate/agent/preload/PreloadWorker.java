@@ -418,6 +418,15 @@ public final class PreloadWorker implements AutoCloseable {
     }
   }
 
+  /** Whether the job's {@code keepWarmUntil} is still in the future; true if Valkey is down. */
+  private boolean keepWarmWanted() {
+    try {
+      return millis(connection.sync().hget(jobKey, "keepWarmUntil")) > clock.millis();
+    } catch (RuntimeException e) {
+      return true; // checked again after the next wait
+    }
+  }
+
   /** A non-negative decimal field, or 0 when absent or malformed. */
   private static long millis(String value) {
     if (value == null) {
@@ -558,6 +567,9 @@ public final class PreloadWorker implements AutoCloseable {
       }
       if (await(delayNanos)) {
         return null;
+      }
+      if (refreshBelow != null && !keepWarmWanted()) {
+        return null; // the operator stopped asking while the pass waited
       }
       delayNanos = Math.min(2 * delayNanos, backoffMax.toNanos());
     }
