@@ -31,6 +31,7 @@ final class CacheMetrics {
   final Counter originNotFound;
   final Counter originSkipped;
   final Counter staleServed;
+  final Counter heldServed;
   final Counter refreshWon;
   final Counter refreshLost;
   final Counter refreshFailed;
@@ -64,6 +65,7 @@ final class CacheMetrics {
     originNotFound = counter("warmgate.origin.notfound");
     originSkipped = counter("warmgate.origin.skipped");
     staleServed = counter("warmgate.stale.served");
+    heldServed = counter("warmgate.held.served");
     refreshWon = counter("warmgate.refresh", "result", "won");
     refreshLost = counter("warmgate.refresh", "result", "lost");
     refreshFailed = counter("warmgate.refresh", "result", "failed");

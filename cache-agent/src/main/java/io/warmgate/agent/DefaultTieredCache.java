@@ -297,6 +297,15 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
         } else {
           L1Entry<V> kept = l1.getKept(e.getKey());
           if (kept != null) {
+            if (store != null && !store.isAvailable()
+                && clock.millis() - kept.fetchedAtMillis() < maxStalenessMillis) {
+              // L2 is down, so every pod would read the origin for what L2 usually answers:
+              // serve the held value again instead, within the staleness bound.
+              metrics.heldServed.increment();
+              l1.put(e.getKey(), kept.value(), kept.fetchedAtMillis());
+              succeed(e.getKey(), e.getValue(), kept.value());
+              continue;
+            }
             stale.put(e.getKey(), new Stale<>(kept.value(), kept.fetchedAtMillis()));
           }
           ids.add(e.getKey());
@@ -462,7 +471,15 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
 
   @Override
   public int fillL2(Collection<String> ids) {
+    return fillL2(ids, Duration.ZERO);
+  }
+
+  @Override
+  public int fillL2(Collection<String> ids, Duration minTtlLeft) {
     checkOpen();
+    if (minTtlLeft == null || minTtlLeft.isNegative()) {
+      throw new IllegalArgumentException("minTtlLeft must not be null or negative: " + minTtlLeft);
+    }
     if (l2 == null) {
       throw new IllegalStateException("cache '" + name + "' has no L2 to fill: configure valkeyUri");
     }
@@ -473,9 +490,22 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       return 0;
     }
     List<L2Tier.Entry<V>> held = join(l2.read(distinct, FILL_TIMEOUT));
+    if (!L2Tier.answered(held)) {
+      // What L2 holds is unknown, and what the origin returned could not be written anyway.
+      log.debug("cache '{}': L2 could not be read to fill it; the origin was not called", name);
+      return 0;
+    }
+    long now = clock.millis();
     List<String> missing = new ArrayList<>();
     for (int i = 0; i < distinct.size(); i++) {
-      if (held.get(i) == null) {
+      L2Tier.Entry<V> entry = held.get(i);
+      if (entry == null) {
+        missing.add(distinct.get(i));
+        continue;
+      }
+      long ttl = entry.value() != null ? l2TtlMillis : negativeL2TtlMillis;
+      long left = ttl - (now - entry.fetchedAtMillis());
+      if (left <= 0 || left < minTtlLeft.toMillis()) {
         missing.add(distinct.get(i));
       }
     }

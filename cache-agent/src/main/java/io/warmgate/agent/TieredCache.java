@@ -1,5 +1,6 @@
 package io.warmgate.agent;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -67,6 +68,7 @@ public interface TieredCache<V> extends AutoCloseable {
   /**
    * Makes L2 hold an entry for each of {@code ids}, whatever L1 holds: the ids L2 lacks (or holds
    * unreadable) are loaded with one origin call and written to L2, and the writes are awaited.
+   * If L2 cannot be read, the origin is not called and 0 is returned.
    * This warms a key space ahead of traffic (the preload worker); lookups never need it.
    *
    * @return how many distinct ids L2 held or was written with; a write that failed or timed out
@@ -76,6 +78,15 @@ public interface TieredCache<V> extends AutoCloseable {
    * @throws CacheLoadException if the origin failed
    */
   int fillL2(Collection<String> ids);
+
+  /**
+   * {@link #fillL2(Collection)}, where an entry with less than {@code minTtlLeft} of its L2 TTL
+   * left counts as lacking: it is reloaded and written again. This keeps a key space warm.
+   *
+   * @throws IllegalArgumentException if {@code ids} holds an invalid id or {@code minTtlLeft} is
+   *     negative
+   */
+  int fillL2(Collection<String> ids, Duration minTtlLeft);
 
   /** Returns this cache's name, the {@code <cache>} part of its L2 keys. */
   String name();

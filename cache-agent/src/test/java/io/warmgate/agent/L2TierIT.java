@@ -108,11 +108,53 @@ class L2TierIT {
     redis.stop();
     try {
       assertThat(a.fillL2(List.of("a", "b"))).isZero();
+      assertThat(origin.calls()).as("the origin is not read for ids L2 cannot take").isZero();
     } finally {
       redis.start();
     }
     await().atMost(Duration.ofSeconds(20)).until(() -> a.fillL2(List.of("a", "b")) == 2);
   }
+
+  @Test
+  void fillL2WithAMinimumTtlLeftReloadsOnlyTheEntriesAboutToExpire() {
+    TieredCache<String> a = pod("a", metricsA);
+    assertThat(a.fillL2(List.of("a"))).isEqualTo(1);
+    clock.advance(Duration.ofSeconds(100));
+    assertThat(a.fillL2(List.of("b"))).isEqualTo(1); // "a" has 140 s left, "b" 240 s
+    assertThat(origin.calls()).isEqualTo(2);
+
+    assertThat(a.fillL2(List.of("a", "b"), Duration.ofSeconds(180))).isEqualTo(2);
+    assertThat(origin.batches().get(2)).as("only the entry with less than 180 s left")
+        .containsExactly("a");
+    assertThat(raw.envelope(key(a, "a"), a.schemaHash()).fetchedAtMillis()).isEqualTo(clock.millis());
+    assertThat(a.fillL2(List.of("a", "b"), Duration.ofSeconds(180))).isEqualTo(2);
+    assertThat(origin.calls()).as("nothing left to reload").isEqualTo(3);
+  }
+
+  @Test
+  void whileL2IsDownHeldValuesYoungerThanMaxStalenessAreServedInsteadOfReadingTheOrigin() {
+    TieredCache<String> a = pod("a", metricsA, w -> w.l1Ttl(Duration.ofSeconds(10))
+        .maxStaleness(Duration.ofSeconds(60)).staleIfError(Duration.ofSeconds(60)));
+    assertThat(a.get("a")).isEqualTo("A");
+    awaitInL2(a, "a");
+    redis.stop();
+    try {
+      // Failed fills (which no longer read the origin) open the breaker.
+      await().atMost(Duration.ofSeconds(10)).until(() -> a.fillL2(List.of("a")) == 0
+          && Meters.gauge(metricsA, "warmgate.l2.breaker.state") == 1);
+      clock.advance(Duration.ofSeconds(30)); // past l1Ttl, within maxStaleness
+      assertThat(a.get("a")).isEqualTo("A");
+      assertThat(origin.calls()).as("served the held value").isEqualTo(1);
+      assertThat(Meters.count(metricsA, "warmgate.held.served")).isEqualTo(1);
+
+      clock.advance(Duration.ofSeconds(31)); // past maxStaleness: never served
+      assertThat(a.get("a")).isEqualTo("A");
+      assertThat(origin.calls()).as("read from the origin").isEqualTo(2);
+    } finally {
+      redis.start();
+    }
+  }
+
 
   @Test
   void secondPodReadsL2WithoutCallingTheOrigin() {

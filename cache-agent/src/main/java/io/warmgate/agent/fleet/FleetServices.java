@@ -180,7 +180,8 @@ public final class FleetServices {
       tasks.add(every(settings.flushInterval, "hot-key flush",
           () -> hotKeys.flush(c, keys, settings.clock), false));
       if (settings.preload) {
-        worker = new PreloadWorker(c, cache, pod, settings.clock, scheduler, settings.pollInterval);
+        worker = new PreloadWorker(c, cache, pod, settings.clock, scheduler, settings.pollInterval,
+            settings.l2Ttl);
         worker.start();
       }
     }

@@ -2,6 +2,7 @@ package io.warmgate.agent.hot;
 
 import io.warmgate.agent.TieredCache;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +69,12 @@ public final class HotKeySampler<V> implements TieredCache<V> {
   @Override
   public int fillL2(Collection<String> ids) {
     return delegate.fillL2(ids);
+  }
+
+  /** Not sampled, as {@link #fillL2(Collection)}. */
+  @Override
+  public int fillL2(Collection<String> ids, Duration minTtlLeft) {
+    return delegate.fillL2(ids, minTtlLeft);
   }
 
   @Override

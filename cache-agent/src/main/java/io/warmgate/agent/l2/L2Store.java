@@ -182,6 +182,15 @@ public final class L2Store implements AutoCloseable {
         .thenApply(n -> n != null && n == 1L);
   }
 
+  /**
+   * Whether commands are being sent: connected, and the circuit breaker closed. False from the
+   * moment the connection drops, before the breaker has counted failures.
+   */
+  public boolean isAvailable() {
+    StatefulRedisConnection<String, byte[]> c = connection;
+    return c != null && c.isOpen() && breaker.getState() == CircuitBreaker.State.CLOSED;
+  }
+
   /** The circuit breaker's state. */
   public CircuitBreaker.State breakerState() {
     return breaker.getState();

@@ -1,16 +1,23 @@
 package io.warmgate.agent.preload;
 
+import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.agent.CacheLoadException;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.KeySpace;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -33,10 +40,23 @@ import org.slf4j.LoggerFactory;
  * {@code batchSize} ids of {@code {wg:<cache>}:warm:<hash>:ids} at a time, waits for the job's
  * {@code rate} ({@link Pacer}), loads them with one {@link TieredCache#fillL2} (ids L2 holds
  * cost nothing; the others are one origin call and are written to L2, whatever this pod's L1
- * holds), and records {@code filled}, {@code errors}, {@code cursor} and {@code updatedAt}. A
- * batch still incomplete after three attempts counts its missing ids as errors and the job moves
- * on. When the cursor reaches {@code min(target, list length)} the job is
- * {@code Done}; a job whose fields cannot be read is {@code Failed} with a message naming the field.
+ * holds), and records {@code filled}, {@code errors}, {@code cursor} and {@code updatedAt}.
+ * Invalid ids (empty, too long, not well-formed Unicode) count as errors and the rest of their
+ * batch loads. Before a batch is read from the origin, L2 must answer (one pipelined
+ * {@code PTTL} per id): the origin is never read for a batch that cannot be written. A batch the
+ * origin fails (also at once, while its circuit breaker is open) or L2 does not answer is not
+ * counted as errors: the same ids are retried after a bounded exponential back-off
+ * ({@link #BACKOFF_INITIAL} doubling to {@link #BACKOFF_MAX}), progress stays where it is and the
+ * job's {@code message} says what it is waiting for. Only ids that L2 keeps refusing while it
+ * answers (too large, not encodable) count as errors after {@value #ATTEMPTS} attempts. When the
+ * cursor reaches {@code min(target, list length)} the job is {@code Done}; a job whose fields
+ * cannot be read is {@code Failed} with a message naming the field.
+ *
+ * <p>While a {@code Done} job's {@code keepWarmUntil} (set by the operator while the canary is
+ * held) is in the future, the ids are kept warm: every eighth of the L2 TTL one pod takes the lock
+ * and reloads, at the job's rate, the ids whose entry is missing or has less than a quarter of the
+ * L2 TTL left ({@link TieredCache#fillL2(java.util.Collection, Duration)}), then records
+ * {@code keptWarmAt}, {@code keptWarm} and {@code keepWarm}.
  *
  * <p>Every write to the job is one script that first checks that the lock still holds this
  * worker's token and the job is still in the expected state, and renews the job's and the id
@@ -55,8 +75,17 @@ public final class PreloadWorker implements AutoCloseable {
   public static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
   /** Expiry of the job and its id list after the last update. */
   public static final Duration JOB_TTL = Duration.ofHours(1);
-  /** Attempts per batch before its ids count as errors. */
+  /**
+   * Attempts per batch whose L2 writes fall short while L2 answers, before the ids L2 did not
+   * take count as errors.
+   */
   static final int ATTEMPTS = 3;
+  /** First wait before a batch the origin or L2 failed is retried; doubled after each failure. */
+  public static final Duration BACKOFF_INITIAL = Duration.ofSeconds(1);
+  /** Longest wait between retries of a batch. */
+  public static final Duration BACKOFF_MAX = Duration.ofSeconds(30);
+  /** Bound of the check that L2 answers before a batch is read from the origin. */
+  static final Duration L2_CHECK_TIMEOUT = Duration.ofSeconds(2);
 
   private static final Logger log = LoggerFactory.getLogger(PreloadWorker.class);
 
@@ -98,6 +127,11 @@ public final class PreloadWorker implements AutoCloseable {
   private final InstantSource clock;
   private final ScheduledExecutorService scheduler;
   private final Duration pollInterval;
+  private final KeySpace keys;
+  private final Duration backoffInitial;
+  private final Duration backoffMax;
+  private final Duration keepWarmMargin;
+  private final Duration keepWarmPeriod;
   private final String jobKey;
   private final String idsKey;
   private final String lockKey;
@@ -108,7 +142,8 @@ public final class PreloadWorker implements AutoCloseable {
   private volatile boolean closing;
 
   /**
-   * Creates a worker for the namespace of {@code cache}; it starts with {@link #start()}.
+   * Creates a worker for the namespace of {@code cache}, whose L2 TTL is the default 4 min; it
+   * starts with {@link #start()}.
    *
    * @param cache the cache the ids are loaded through (not the hot-key sampler, so preloading does
    *     not make ids hot)
@@ -118,13 +153,36 @@ public final class PreloadWorker implements AutoCloseable {
    */
   public PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
       String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval) {
+    this(connection, cache, pod, clock, scheduler, pollInterval, Duration.ofMinutes(4));
+  }
+
+  /**
+   * As above for a cache whose L2 TTL is {@code l2Ttl}: keep-warm reloads the ids of a
+   * {@code Done} job whose entries have less than a quarter of it left, in passes an eighth of
+   * it apart.
+   */
+  public PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
+      String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval,
+      Duration l2Ttl) {
+    this(connection, cache, pod, clock, scheduler, pollInterval, l2Ttl, BACKOFF_INITIAL,
+        BACKOFF_MAX);
+  }
+
+  /** As above, with the back-off bounds of failed batches (tests shorten them). */
+  PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
+      String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval,
+      Duration l2Ttl, Duration backoffInitial, Duration backoffMax) {
+    this.backoffInitial = Objects.requireNonNull(backoffInitial, "backoffInitial");
+    this.backoffMax = Objects.requireNonNull(backoffMax, "backoffMax");
+    this.keepWarmMargin = l2Ttl.dividedBy(4);
+    this.keepWarmPeriod = l2Ttl.dividedBy(8);
     this.connection = Objects.requireNonNull(connection, "connection");
     this.cache = Objects.requireNonNull(cache, "cache");
     this.pod = Objects.requireNonNull(pod, "pod");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
-    KeySpace keys = new KeySpace(cache.name(), cache.schemaHash());
+    this.keys = new KeySpace(cache.name(), cache.schemaHash());
     this.jobKey = keys.warmJobKey();
     this.idsKey = keys.warmIdsKey();
     this.lockKey = keys.warmLockKey();
@@ -187,7 +245,8 @@ public final class PreloadWorker implements AutoCloseable {
   boolean pollOnce() {
     RedisCommands<String, String> redis = connection.sync();
     Map<String, String> fields = redis.hgetall(jobKey);
-    if (fields.isEmpty() || isFinished(fields.get("state"))) {
+    boolean keepWarm = keepWarmDue(fields);
+    if (fields.isEmpty() || (isFinished(fields.get("state")) && !keepWarm)) {
       return false;
     }
     String token = pod + "/" + UUID.randomUUID();
@@ -198,7 +257,11 @@ public final class PreloadWorker implements AutoCloseable {
     ScheduledFuture<?> renewal = scheduler.scheduleAtFixedRate(() -> renew(token),
         RENEW_INTERVAL.toMillis(), RENEW_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      work(token);
+      if (keepWarm) {
+        keepWarm(token);
+      } else {
+        work(token);
+      }
     } finally {
       renewal.cancel(false);
       try {
@@ -262,12 +325,16 @@ public final class PreloadWorker implements AutoCloseable {
         end = job.cursor(); // the list shrank under us
         break;
       }
-      int[] outcome = load(ids, pacer);
+      Outcome outcome = load(token, ",Running,", "message", job.cursor(), ids, pacer, null);
       if (outcome == null) {
-        return; // closing while waiting for the rate: the batch is left to the next owner
+        return; // closing, or the job is no longer ours: the batch is left to the next owner
       }
-      job = job.advance(outcome[0], outcome[1]);
-      if (!update(token, ",Running,", job.progressFields(pod, clock.millis()))) {
+      job = job.advance(outcome.held(), outcome.failed());
+      Map<String, String> progress = job.progressFields(pod, clock.millis());
+      if (outcome.waited()) {
+        progress.put("message", ""); // no longer waiting
+      }
+      if (!update(token, ",Running,", progress)) {
         return;
       }
     }
@@ -285,50 +352,260 @@ public final class PreloadWorker implements AutoCloseable {
   }
 
   /**
-   * Loads one batch at the job's rate.
-   *
-   * @return {loaded, failed}, or null if the worker closed before the batch was loaded
+   * Whether {@code fields} are those of a {@code Done} job whose ids are to be kept warm now: the
+   * operator's {@code keepWarmUntil} (epoch millis) is in the future and the last pass
+   * ({@code keptWarmAt}) is at least {@link #keepWarmPeriod} ago.
    */
-  private int[] load(List<String> ids, Pacer pacer) {
+  private boolean keepWarmDue(Map<String, String> fields) {
+    if (!"Done".equals(fields.get("state"))) {
+      return false;
+    }
+    long now = clock.millis();
+    return millis(fields.get("keepWarmUntil")) > now
+        && millis(fields.get("keptWarmAt")) + keepWarmPeriod.toMillis() <= now;
+  }
+
+  /**
+   * One keep-warm pass over a {@code Done} job's ids: every id whose L2 entry is missing or has
+   * less than {@link #keepWarmMargin} left is reloaded (at the job's rate, waiting out origin and
+   * L2 failures as the preload does); then {@code keptWarmAt}, {@code keptWarm} (ids reloaded by
+   * keep-warm so far) and {@code keepWarm} (what the pass did) are recorded.
+   */
+  private void keepWarm(String token) {
+    RedisCommands<String, String> redis = connection.sync();
+    Map<String, String> fields = redis.hgetall(jobKey);
+    WarmJob job;
+    try {
+      job = WarmJob.parse(fields);
+    } catch (WarmJob.InvalidJobException e) {
+      return; // a Done job is not failed afterwards; the operator sees the field in its own reads
+    }
+    if (!keepWarmDue(fields)) {
+      return;
+    }
+    long end = job.end(redis.llen(idsKey));
+    long started = clock.millis();
+    Pacer pacer = new Pacer(job.rate(), System::nanoTime, this::await);
+    long reloaded = 0;
+    for (long cursor = 0; cursor < end; cursor += job.batchSize()) {
+      if (closing || lockLost) {
+        return;
+      }
+      List<String> ids = redis.lrange(idsKey, cursor, Math.min(end, cursor + job.batchSize()) - 1);
+      if (ids.isEmpty()) {
+        break;
+      }
+      Outcome outcome = load(token, ",Done,", "keepWarm", cursor, ids, pacer, keepWarmMargin);
+      if (outcome == null) {
+        return;
+      }
+      reloaded += outcome.reloaded();
+      if (outcome.reloaded() > 0 && !update(token, ",Done,", Map.of("keepWarm", String.format(
+          Locale.ROOT, "pass from %s: %d ids reloaded so far, at id %d of %d",
+          Instant.ofEpochMilli(started), reloaded, cursor + ids.size(), end)))) {
+        return; // removed or reopened by the operator: no more origin reads for it
+      }
+    }
+    Map<String, String> done = new LinkedHashMap<>();
+    done.put("keptWarmAt", Long.toString(clock.millis()));
+    done.put("keptWarm", Long.toString(millis(fields.get("keptWarm")) + reloaded));
+    done.put("keepWarm", String.format(Locale.ROOT, "pass from %s reloaded %d of %d ids that had "
+        + "less than %d s of L2 TTL left", Instant.ofEpochMilli(started), reloaded, end,
+        keepWarmMargin.toSeconds()));
+    if (update(token, ",Done,", done) && reloaded > 0) {
+      log.info("cache '{}': warm job {} kept warm: {} of {} ids reloaded", cache.name(), jobKey,
+          reloaded, end);
+    }
+  }
+
+  /** Whether the job's {@code keepWarmUntil} is still in the future; true if Valkey is down. */
+  private boolean keepWarmWanted() {
+    try {
+      return millis(connection.sync().hget(jobKey, "keepWarmUntil")) > clock.millis();
+    } catch (RuntimeException e) {
+      return true; // checked again after the next wait
+    }
+  }
+
+  /** A non-negative decimal field, or 0 when absent or malformed. */
+  private static long millis(String value) {
+    if (value == null) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Long.parseLong(value.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * What became of one batch: {@code held} ids are in L2, {@code failed} never will be (invalid
+   * ids, values L2 refused to hold); {@code waited} if the batch waited for the origin or L2;
+   * {@code reloaded} ids were read from the origin to keep them warm.
+   */
+  record Outcome(int held, int failed, boolean waited, int reloaded) {}
+
+  /**
+   * Loads one batch at the job's rate, waiting for the origin and L2 as long as they fail: the
+   * same ids are retried after a bounded exponential back-off, and meanwhile the job's
+   * {@code message} says what it is waiting for. Invalid ids are counted as failed and the rest
+   * are loaded. The origin is not called while L2 does not answer.
+   *
+   * @param states the states the job may be in for this worker to write to it
+   * @param messageField the job field that says what the batch waits for
+   * @param cursor the index of the batch's first id, for messages
+   * @param refreshBelow null to fill what L2 lacks; else only the ids whose entry is missing or
+   *     has less than this left are loaded (keep-warm)
+   * @return the outcome, or null if the worker closed or the job is no longer this worker's
+   */
+  private Outcome load(String token, String states, String messageField, long cursor,
+      List<String> ids, Pacer pacer, Duration refreshBelow) {
     List<String> valid = new ArrayList<>(ids.size());
     for (String id : ids) {
-      if (!id.isEmpty() && id.length() <= TieredCache.MAX_ID_LENGTH) {
+      if (isValidId(id)) {
         valid.add(id);
       }
     }
     int invalid = ids.size() - valid.size();
+    if (invalid > 0) {
+      log.debug("cache '{}': {} invalid ids in the preload batch at {} counted as errors",
+          cache.name(), invalid, cursor);
+    }
     if (valid.isEmpty()) {
-      return new int[] {0, invalid};
+      return new Outcome(0, invalid, false, 0);
     }
-    Object last = null;
-    int held = 0;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      try {
-        pacer.acquire(valid.size() - held);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    long delayNanos = backoffInitial.toNanos();
+    boolean waited = false;
+    int shortfalls = 0;
+    Map<String, String> unrecorded = null; // a wait Valkey could not be told about yet
+    while (true) {
+      if (closing || lockLost) {
         return null;
       }
-      if (closing) {
-        return null;
-      }
+      String problem;
+      List<Long> ttls = null;
+      RuntimeException l2Error = null;
       try {
-        held = cache.fillL2(valid);
-        if (held == valid.size()) {
-          return new int[] {held, invalid};
-        }
-        last = (valid.size() - held) + " L2 writes failed";
-      } catch (IllegalStateException e) {
-        throw e; // the cache is closed
+        ttls = ttls(valid);
       } catch (RuntimeException e) {
-        last = e;
-        log.debug("cache '{}': preload batch of {} ids failed (attempt {} of {})", cache.name(),
-            valid.size(), attempt, ATTEMPTS, e);
+        l2Error = e;
       }
+      if (l2Error == null && unrecorded != null) {
+        // Valkey is back: before the origin is read, make sure the job is still ours.
+        if (!update(token, states, unrecorded)) {
+          return null;
+        }
+        unrecorded = null;
+      }
+      if (l2Error != null) {
+        problem = "waiting for L2, which did not answer (" + l2Error + "); the origin is not "
+            + "read for ids that cannot be written";
+      } else {
+        List<String> todo = valid;
+        if (refreshBelow != null) {
+          todo = new ArrayList<>();
+          for (int i = 0; i < valid.size(); i++) {
+            long ttl = ttls.get(i);
+            if (ttl == -2 || (ttl >= 0 && ttl < refreshBelow.toMillis())) {
+              todo.add(valid.get(i));
+            }
+          }
+          if (todo.isEmpty()) {
+            return new Outcome(valid.size(), invalid, waited, 0);
+          }
+        }
+        try {
+          pacer.acquire(todo.size());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return null;
+        }
+        if (closing) {
+          return null;
+        }
+        try {
+          int held = refreshBelow == null ? cache.fillL2(todo) : cache.fillL2(todo, refreshBelow);
+          int reloaded = refreshBelow == null ? 0 : todo.size();
+          int missing = todo.size() - held;
+          if (missing == 0) {
+            return new Outcome(valid.size(), invalid, waited, reloaded);
+          }
+          if (++shortfalls >= ATTEMPTS) {
+            // L2 answers but keeps refusing these entries (larger than maxValueBytes, or not
+            // encodable): they count as errors.
+            log.warn("cache '{}': {} of {} ids of the preload batch at {} still not in L2 after {} "
+                + "attempts while L2 answers; counting them as errors", cache.name(), missing,
+                todo.size(), cursor, ATTEMPTS);
+            return new Outcome(valid.size() - missing, invalid + missing, waited, reloaded);
+          }
+          problem = "waiting for L2: " + missing + " of " + todo.size() + " writes failed";
+        } catch (IllegalStateException e) {
+          throw e; // the cache is closed
+        } catch (CacheLoadException e) {
+          problem = "waiting for the origin: " + e.getMessage();
+        } catch (RuntimeException e) {
+          problem = "waiting for the origin: " + e;
+        }
+      }
+      waited = true;
+      String message = String.format(Locale.ROOT, "%s; retrying the %d ids at cursor %d in %.1f s",
+          bounded(problem), valid.size(), cursor, delayNanos / 1e9);
+      log.info("cache '{}': warm job {}: {}", cache.name(), jobKey, message);
+      Map<String, String> fields = new LinkedHashMap<>();
+      fields.put(messageField, message);
+      fields.put("updatedAt", Long.toString(clock.millis()));
+      try {
+        if (!update(token, states, fields)) {
+          return null;
+        }
+        unrecorded = null;
+      } catch (RuntimeException e) {
+        // Valkey is down: keep the batch and wait; the job is checked again before the origin is.
+        log.debug("cache '{}': could not record the wait in {}", cache.name(), jobKey, e);
+        unrecorded = fields;
+      }
+      if (await(delayNanos)) {
+        return null;
+      }
+      if (refreshBelow != null && !keepWarmWanted()) {
+        return null; // the operator stopped asking while the pass waited
+      }
+      delayNanos = Math.min(2 * delayNanos, backoffMax.toNanos());
     }
-    log.warn("cache '{}': preload batch of {} ids incomplete after {} attempts ({} in L2), counting "
-        + "the rest as errors: {}", cache.name(), valid.size(), ATTEMPTS, held, last);
-    return new int[] {held, ids.size() - held};
+  }
+
+  /**
+   * Asks L2, over this worker's connection, for the remaining TTL of each id's value key (one
+   * pipelined {@code PTTL} each; -2 = missing): the cheap check that L2 answers before the origin
+   * is read for a batch, and what keep-warm reloads.
+   *
+   * @throws RuntimeException if L2 did not answer within {@link #L2_CHECK_TIMEOUT}
+   */
+  private List<Long> ttls(List<String> ids) {
+    RedisAsyncCommands<String, String> async = connection.async();
+    List<RedisFuture<Long>> replies = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      replies.add(async.pttl(keys.valueKey(id)));
+    }
+    if (!LettuceFutures.awaitAll(L2_CHECK_TIMEOUT, replies.toArray(RedisFuture[]::new))) {
+      throw new IllegalStateException("no reply within " + L2_CHECK_TIMEOUT);
+    }
+    List<Long> ttls = new ArrayList<>(ids.size());
+    for (RedisFuture<Long> reply : replies) {
+      ttls.add(reply.toCompletableFuture().getNow(-2L));
+    }
+    return ttls;
+  }
+
+  /** Whether the cache accepts {@code id}: non-empty, not too long, well-formed Unicode. */
+  static boolean isValidId(String id) {
+    return id != null && !id.isEmpty() && id.length() <= TieredCache.MAX_ID_LENGTH
+        && KeySpace.unpairedSurrogate(id) < 0;
+  }
+
+  private static String bounded(String text) {
+    return text.length() <= 300 ? text : text.substring(0, 300) + "...";
   }
 
   /** Writes {@code fields} if the lock is ours and the job in an allowed state. */

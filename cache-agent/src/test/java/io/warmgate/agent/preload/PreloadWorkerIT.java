@@ -8,6 +8,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.CountingOrigin;
+import io.warmgate.agent.Meters;
 import io.warmgate.agent.Origin;
 import io.warmgate.agent.RedisConnectionExtension;
 import io.warmgate.agent.TieredCache;
@@ -26,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -40,6 +42,9 @@ class PreloadWorkerIT {
 
   @RegisterExtension
   static final RedisExtension redis = new RedisExtension();
+
+  /** The caches' default L2 TTL. */
+  private static final Duration L2_TTL = Duration.ofMinutes(4);
 
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final List<AutoCloseable> opened = new ArrayList<>();
@@ -89,13 +94,25 @@ class PreloadWorkerIT {
       PreloadWorker worker) {}
 
   private Agent agent(String pod) {
+    return agent(pod, new SimpleMeterRegistry(), UnaryOperator.identity());
+  }
+
+  /** An agent whose worker backs off 20 ms, doubling up to 200 ms, after a failed batch. */
+  private Agent agent(String pod, SimpleMeterRegistry meters,
+      UnaryOperator<WarmGate<String>> settings) {
+    return agent(pod, meters, settings, L2_TTL);
+  }
+
+  private Agent agent(String pod, SimpleMeterRegistry meters,
+      UnaryOperator<WarmGate<String>> settings, Duration l2Ttl) {
     RecordingOrigin origin = new RecordingOrigin();
-    TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals")
-        .valkeyUri(redis.uri()).podName(pod).meterRegistry(new SimpleMeterRegistry())
-        .l2Timeout(Duration.ofMillis(500)).build();
+    TieredCache<String> cache = settings.apply(WarmGate.newBuilder(String.class, origin)
+        .cacheName("deals").valkeyUri(redis.uri()).podName(pod).meterRegistry(meters)
+        .l2Timeout(Duration.ofMillis(500)).l2Ttl(l2Ttl)
+        .refreshAhead(l2Ttl.dividedBy(4))).build();
     keys = new KeySpace("deals", cache.schemaHash());
     PreloadWorker worker = new PreloadWorker(connection, cache, pod, InstantSource.system(),
-        scheduler, Duration.ofMillis(50));
+        scheduler, Duration.ofMillis(50), l2Ttl, Duration.ofMillis(20), Duration.ofMillis(200));
     opened.add(cache);
     opened.add(worker);
     return new Agent(pod, cache, origin, worker);
@@ -254,17 +271,92 @@ class PreloadWorkerIT {
   }
 
   @Test
-  void batchesTheOriginKeepsFailingCountAsErrorsAndTheJobMovesOn() {
-    Agent a = agent("pod-a");
+  void anOriginOutageHoldsTheBatchAndRetriesTheSameIdsUntilTheJobCompletes() {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    Agent a = agent("pod-a", meters, w -> w.originBreakerWait(Duration.ofMillis(300)));
+    List<String> list = ids(0, 40);
+    openJob(list.subList(0, 10), Map.of("target", "40", "rate", "10000", "batchSize", "10"));
+    raw.rpush(keys.warmIdsKey(), list.subList(10, 40).toArray(String[]::new));
     a.origin().data.failWith(new IllegalStateException("Spanner is down"));
-    openJob(ids(0, 20), Map.of("target", "20", "rate", "10000", "batchSize", "10"));
     a.worker().start();
 
+    // Failures are instant once the origin breaker is open; the worker still does not move on.
+    await().atMost(Duration.ofSeconds(20)).until(() ->
+        Meters.count(meters, "warmgate.origin.skipped") >= 2 && a.origin().calls.size() >= 6);
+    Map<String, String> waiting = job();
+    assertThat(waiting).containsEntry("state", "Running").containsEntry("cursor", "0")
+        .containsEntry("filled", "0").containsEntry("errors", "0");
+    assertThat(waiting.get("message")).startsWith("waiting for the origin: ")
+        .contains("Spanner is down").contains("retrying the 10 ids at cursor 0 in");
+    List<List<String>> failed = a.origin().data.batches();
+    assertThat(failed).as("only the first batch is asked for, again and again")
+        .allSatisfy(batch -> assertThat(batch).containsExactlyElementsOf(list.subList(0, 10)));
+
+    a.origin().data.heal();
     awaitState("Done");
-    assertThat(job()).containsEntry("filled", "0").containsEntry("errors", "20")
-        .containsEntry("cursor", "20");
-    assertThat(a.origin().calls).as("of %d attempts, those after the origin breaker opened (5 failed"
-        + " calls) are not sent", 2 * PreloadWorker.ATTEMPTS).hasSize(Math.min(5, 2 * PreloadWorker.ATTEMPTS));
+    assertThat(job()).containsEntry("filled", "40").containsEntry("errors", "0")
+        .containsEntry("cursor", "40").containsEntry("message", "loaded 40 of 40 ids, 0 errors");
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        assertThat(idsInNamespace()).containsExactlyInAnyOrderElementsOf(list));
+    List<List<String>> after = a.origin().data.batches().subList(failed.size(),
+        a.origin().data.batches().size());
+    assertThat(after.stream().flatMap(List::stream).filter(id -> !list.subList(0, 10).contains(id)))
+        .as("every other id loaded once, after the origin came back")
+        .containsExactlyInAnyOrderElementsOf(list.subList(10, 40));
+  }
+
+  @Test
+  void whileL2IsDownTheOriginIsNotReadForBatchesThatCannotBeWritten() {
+    Agent a = agent("pod-a");
+    openJob(ids(0, 30), Map.of("target", "30", "rate", "10000", "batchSize", "10"));
+    a.origin().data.block();
+    a.worker().start();
+    await().atMost(Duration.ofSeconds(10)).until(() -> a.origin().calls.size() == 1);
+    redis.stop(); // while the first batch is at the origin: its writes fail
+    try {
+      a.origin().data.release();
+      // Before, the batch was read from the origin twice more, and the next ones three times each.
+      await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+          .until(() -> a.origin().calls.size() == 1);
+    } finally {
+      redis.start(); // empty: the job is gone, and the worker stops waiting for it
+    }
+    await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() ->
+        assertThat(raw.exists(keys.warmLockKey())).isZero());
+    assertThat(a.origin().calls).hasSize(1);
+  }
+
+  @Test
+  void aDoneJobIsKeptWarmWhileTheOperatorAsksAndNoLongerOnceItStops() {
+    Duration l2Ttl = Duration.ofSeconds(12); // keep-warm margin 3 s, passes 1.5 s apart
+    Agent a = agent("pod-a", new SimpleMeterRegistry(), UnaryOperator.identity(), l2Ttl);
+    List<String> list = ids(0, 30);
+    openJob(list, Map.of("target", "30", "rate", "10000", "batchSize", "10",
+        "keepWarmUntil", Long.toString(System.currentTimeMillis() + 600_000)));
+    a.worker().start();
+    awaitState("Done");
+    int preloadCalls = a.origin().calls.size();
+    long doneAt = System.currentTimeMillis();
+
+    // Past two TTLs of the preloaded entries, every id is still in the namespace.
+    await().atMost(Duration.ofSeconds(60)).until(() -> System.currentTimeMillis() - doneAt
+        > 2 * l2Ttl.toMillis() && Long.parseLong(job().getOrDefault("keptWarm", "0")) >= 60);
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        assertThat(idsInNamespace()).containsExactlyInAnyOrderElementsOf(list));
+    Map<String, String> job = job();
+    assertThat(job).containsEntry("state", "Done").containsEntry("filled", "30")
+        .containsEntry("message", "loaded 30 of 30 ids, 0 errors");
+    assertThat(job.get("keepWarm")).contains("of 30 ids that had less than 3 s of L2 TTL left");
+    assertThat((long) a.origin().calls.size()).as("reloads in batches, not id by id")
+        .isLessThanOrEqualTo(preloadCalls + Long.parseLong(job.get("keptWarm")) / 5 + 10);
+    assertThat(raw.exists(keys.warmLockKey())).as("the lock is held only during a pass").isZero();
+
+    // The operator stops asking (the canary was released): nothing is reloaded any more.
+    raw.hset(keys.warmJobKey(), "keepWarmUntil", "0");
+    await().atMost(Duration.ofSeconds(10)).until(() -> raw.exists(keys.warmLockKey()) == 0);
+    int calls = a.origin().calls.size();
+    await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
+        .until(() -> a.origin().calls.size() == calls);
   }
 
   @Test
