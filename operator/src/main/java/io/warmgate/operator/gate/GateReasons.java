@@ -37,5 +37,11 @@ public final class GateReasons {
   /** Released at once: the canary has the stable schema hash. */
   public static final String SCHEMA_UNCHANGED = "SchemaUnchanged";
 
+  /**
+   * {@code Warmed} is unknown: the Rollout has a generation Argo Rollouts has not observed yet, so
+   * its canary may be about to change.
+   */
+  public static final String REVISION_PENDING = "RevisionPending";
+
   private GateReasons() {}
 }

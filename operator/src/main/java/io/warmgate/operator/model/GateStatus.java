@@ -30,6 +30,15 @@ public class GateStatus {
       + "UTC).")
   private String releasedAt;
 
+  @JsonPropertyDescription("Coverage percentage (0-100) measured when the gate released, "
+      + "promoted on timeout or aborted this canary; unset while it holds or when Valkey could not "
+      + "be read.")
+  private Double releasedCoverage;
+
+  @JsonPropertyDescription("metadata.generation of the Rollout this status speaks about; wait "
+      + "for it to reach the Rollout's generation before waiting for condition Warmed.")
+  private Long rolloutGeneration;
+
   @JsonPropertyDescription("Human-readable detail of the phase.")
   private String message;
 
@@ -95,6 +104,22 @@ public class GateStatus {
 
   public void setReleasedAt(String releasedAt) {
     this.releasedAt = releasedAt;
+  }
+
+  public Double getReleasedCoverage() {
+    return releasedCoverage;
+  }
+
+  public void setReleasedCoverage(Double releasedCoverage) {
+    this.releasedCoverage = releasedCoverage;
+  }
+
+  public Long getRolloutGeneration() {
+    return rolloutGeneration;
+  }
+
+  public void setRolloutGeneration(Long rolloutGeneration) {
+    this.rolloutGeneration = rolloutGeneration;
   }
 
   public String getMessage() {

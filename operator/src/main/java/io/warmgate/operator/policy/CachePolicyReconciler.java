@@ -20,7 +20,9 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.warmgate.operator.gate.GateStep;
 import io.warmgate.operator.gate.RolloutGate;
+import io.warmgate.operator.gate.RolloutView;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
@@ -30,6 +32,7 @@ import io.warmgate.operator.model.SecretKeyRef;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.ValkeySpec;
+import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.status.Reasons;
 import io.warmgate.operator.valkey.ProbeResult;
@@ -286,7 +289,23 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
     Check targetCheck = target.target().isPresent() ? Check.passed()
         : Check.failed(Reasons.TARGET_NOT_FOUND, target.problem());
 
-    for (Check check : List.of(secret, l2, targetCheck)) {
+    Check gateStep = Check.passed();
+    if (target.target().orElse(null) instanceof GenericKubernetesResource rollout
+        && targetRef.getKind() == TargetKind.Rollout) {
+      WarmupSpec warmup = spec.getWarmup();
+      GateStep step = GateStep.resolve(RolloutView.of(rollout).steps(),
+          warmup == null ? null : warmup.getGateStep());
+      if (!step.found()) {
+        gateStep = Check.failed(Reasons.NO_GATE_STEP, "Rollout " + namespace + "/"
+            + targetRef.getName() + " cannot be held: " + step.problem());
+      }
+    }
+    List<String> cannotWork = SpecChecks.cannotWork(spec);
+    Check warmable = cannotWork.isEmpty() ? Check.passed()
+        : Check.failed(Reasons.CANNOT_WARM, "This policy can never warm a canary: "
+            + String.join("; ", cannotWork));
+
+    for (Check check : List.of(secret, l2, targetCheck, gateStep, warmable)) {
       if (!check.ok()) {
         return check;
       }

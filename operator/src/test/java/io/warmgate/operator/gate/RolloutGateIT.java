@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.operator.WarmgateOperator;
+import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.NamespaceRole;
@@ -146,6 +147,69 @@ class RolloutGateIT {
     awaitEventOnBoth("CoverageReached", "released after");
   }
 
+  /** Issue 13 item 5: Warmed names its canary and does not outlive it. */
+  @Test
+  void warmedNamesItsCanaryAndANewRevisionResetsIt() {
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now());
+    agents.register("app-stable-1", STABLE, "aaa111");
+    agents.register("app-canary-1", CANARY, "bbb222");
+    agents.writeValues("bbb222", agents.hotSet(10));
+    policy.create(w -> { });
+
+    awaitReleased();
+    GateStatus released = policy.awaitPhase(GatePhase.Promoted);
+    assertThat(released.getReleasedCoverage()).isEqualTo(100.0);
+    assertThat(released.getRolloutGeneration())
+        .isEqualTo(argo.rollout().getMetadata().getGeneration());
+    Condition warmed =
+        policies.awaitCondition(ns, "deals", Conditions.WARMED, "True", "CoverageReached");
+    assertThat(warmed.getMessage()).startsWith("canary " + CANARY + ": released after")
+        .contains("coverage 100.0% (10/10 keys) of 80% needed");
+    awaitEventOnBoth("CoverageReached", "coverage 100.0% (10/10 keys) of 80% needed");
+
+    // Argo finishes the rollout: the canary is stable, Warmed still speaks about it.
+    long generation = argo.rollout().getMetadata().getGeneration();
+    argo.setStatus(statusOf(CANARY, CANARY, 2, generation));
+    policy.awaitPhase(GatePhase.Promoted);
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).untilAsserted(() ->
+        assertThat(policies.condition(ns, "deals", Conditions.WARMED).orElseThrow().getStatus())
+            .isEqualTo("True"));
+
+    // A new revision: before Argo observes it, Warmed is no longer True.
+    client.genericKubernetesResources(RolloutPatcher.API_VERSION, RolloutPatcher.KIND)
+        .inNamespace(ns).withName("app").edit(r -> {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+          spec.put("minReadySeconds", 1);
+          return r;
+        });
+    assertThat(argo.rollout().getMetadata().getGeneration()).isGreaterThan(generation);
+    Condition pending = policies.awaitCondition(ns, "deals", Conditions.WARMED, "Unknown",
+        "RevisionPending");
+    assertThat(pending.getMessage()).contains("not observed by Argo Rollouts yet");
+
+    // Argo starts the new canary: the gate status names it, Warmed stays not True.
+    String next = "9a8b7c6d5";
+    argo.setStatus(statusOf(next, CANARY, 0, argo.rollout().getMetadata().getGeneration()));
+    policies.awaitCondition(ns, "deals", Conditions.WARMED, "Unknown", "BeforeGateStep");
+    await().atMost(Policies.WITHIN).untilAsserted(() -> {
+      assertThat(policy.gate().getCanaryPodHash()).isEqualTo(next);
+      assertThat(policy.gate().getReleasedCoverage()).isNull();
+    });
+  }
+
+  private static Map<String, Object> statusOf(String current, String stable, int step,
+      long observedGeneration) {
+    Map<String, Object> status = new java.util.HashMap<>();
+    status.put("currentPodHash", current);
+    status.put("stableRS", stable);
+    status.put("currentStepIndex", step);
+    status.put("pauseConditions", null);
+    status.put("observedGeneration", String.valueOf(observedGeneration));
+    return status;
+  }
+
   @Test
   void canaryWithoutAgentsIsHeldAsAgentNotInjected() {
     policies.rollout(ns, "app");
@@ -178,6 +242,29 @@ class RolloutGateIT {
 
     awaitReleased();
     policy.awaitPhase(GatePhase.Skipped);
+  }
+
+  /** Issue 13 item 3: Valkey unreachable does not hold past maxWait. */
+  @Test
+  void unreachableValkeyPastMaxWaitAppliesOnTimeoutPromote() {
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
+    redis.stop();
+    try {
+      policy.create(w -> {
+        w.setMaxWait("1m");
+        w.setOnTimeout(TimeoutAction.Promote);
+      });
+
+      awaitReleased();
+      GateStatus gate = policy.awaitPhase(GatePhase.TimedOut);
+      assertThat(gate.getMessage()).contains("released by onTimeout Promote")
+          .contains("Valkey cannot be read");
+      policies.awaitCondition(ns, "deals", Conditions.WARMED, "False", "TimedOut");
+      awaitEventOnBoth("TimedOut", "released by onTimeout Promote: Valkey cannot be read");
+    } finally {
+      redis.start();
+    }
   }
 
   @Test
