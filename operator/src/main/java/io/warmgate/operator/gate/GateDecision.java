@@ -85,15 +85,10 @@ public final class GateDecision {
           keepOr(in.previous(), GatePhase.Waiting), GateReasons.L2_UNREACHABLE, "held: " + why));
     }
     if (seen.canarySchemas().isEmpty()) {
-      if (held.compareTo(in.agentGrace()) < 0) {
-        return new Decision.Hold(GatePhase.Waiting, GateReasons.WAITING_FOR_AGENTS,
-            "held: waiting for the agents of canary pods " + podHash + " to register");
-      }
-      String why = "no agent registered for canary pods " + podHash;
-      return afterMaxWait(in, held, why).orElseGet(() -> new Decision.Hold(GatePhase.Waiting,
-          GateReasons.AGENT_NOT_INJECTED, "held: " + why + " in " + seconds(held)
-              + "; check that they are labelled warmgate.io/cache-policy=<policy> and that the "
-              + "webhook injected WARMGATE_* variables (kubectl describe pod)"));
+      Decision why = noAgent(in, held, podHash);
+      boolean starting = held.compareTo(in.agentGrace()) < 0
+          && GateReasons.WAITING_FOR_AGENTS.equals(why.reason());
+      return starting ? why : afterMaxWait(in, held, hold(why)).orElse(why);
     }
     String schema = seen.canarySchema();
     if (schema == null) {
@@ -143,6 +138,55 @@ public final class GateDecision {
         "held: warming " + coverage.keys() + " (" + criteria(in, false) + ")"
             + (hotSet == null ? "" : "; " + hotSet)
             + (seen.warmJob() == null ? "" : "; " + seen.warmJob().summary()));
+  }
+
+  /**
+   * Why no agent of canary pods {@code podHash} is registered, from the canary's pods when they
+   * were read: not injected (said at once: injection happens at pod creation), no pods, pods
+   * starting (not registered yet), or pods injected and Ready whose agents stay out of the
+   * registry after the grace period (failing).
+   */
+  private static Decision noAgent(GateInputs in, Duration held, String podHash) {
+    CanaryPods pods = in.canaryPods();
+    boolean graceOver = held.compareTo(in.agentGrace()) >= 0;
+    if (pods != null && pods.total() > 0 && pods.injected() == 0) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.AGENT_NOT_INJECTED, format(
+          "held: none of the %d canary pods %s has the WARMGATE_* variables, so no agent can "
+              + "register; label the pod template warmgate.io/cache-policy=<policy>, check that "
+              + "the injection webhook runs (kubectl describe pod), then restart the canary",
+          pods.total(), podHash));
+    }
+    if (!graceOver) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.WAITING_FOR_AGENTS,
+          "held: waiting for the agents of canary pods " + podHash + " to register");
+    }
+    if (pods == null) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.AGENT_NOT_INJECTED,
+          "held: no agent registered for canary pods " + podHash + " in " + seconds(held)
+              + "; check that they are labelled warmgate.io/cache-policy=<policy> and that the "
+              + "webhook injected WARMGATE_* variables (kubectl describe pod)");
+    }
+    if (pods.total() == 0) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.NO_CANARY_PODS,
+          "held: no pod with rollouts-pod-template-hash=" + podHash + " exists after "
+              + seconds(held) + "; check the canary ReplicaSet's events (kubectl describe rs)");
+    }
+    if (pods.ready() == 0) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.WAITING_FOR_AGENTS, format(
+          "held: waiting for the agents of canary pods %s to register: %d of %d pods injected, "
+              + "none Ready yet", podHash, pods.injected(), pods.total()));
+    }
+    return new Decision.Hold(GatePhase.Waiting, GateReasons.AGENT_NOT_REGISTERED, format(
+        "held: %d of %d canary pods %s are injected and Ready but no agent registered in %s; "
+            + "the agents are failing: check the pods' logs for Valkey errors (address, "
+            + "password, TLS) and that the app builds its cache with WarmGate.fromEnvironment()",
+        pods.ready(), pods.total(), podHash, seconds(held)));
+  }
+
+  /** The cause in a hold's message, for the timeout message: "held: x" → "x". */
+  private static String hold(Decision decision) {
+    String message = decision.message();
+    return message.startsWith("held: ") ? message.substring("held: ".length()) : message;
   }
 
   /**

@@ -125,7 +125,8 @@ public final class RolloutGate {
       observed = GateInputs.Observed.unreachable(valkeyProblem);
     } else {
       try {
-        List<Agent> agents = AgentRegistry.live(valkey.sync(), keys, now);
+        List<Agent> agents = AgentRegistry.live(valkey.sync(), keys,
+            policy.getMetadata().getNamespace(), now);
         namespaces = namespaces(valkey, keys, agents, view, warmup, now);
         observed = observe(valkey, keys, agents, view, step, warmup, l2Ttl, now);
       } catch (RedisException e) {
@@ -135,7 +136,12 @@ public final class RolloutGate {
       }
     }
 
-    GateInputs inputs = new GateInputs(view, step, warmup, previous, observed, now, agentGrace);
+    // No agent of the canary: its pods tell why (not injected, starting, or failing).
+    CanaryPods pods = observed.reachable() && observed.canarySchemas().isEmpty()
+        && view.canaryInProgress() && view.canaryPauseStart().isPresent()
+        ? CanaryPods.read(client, view.namespace(), view.currentPodHash()) : null;
+    GateInputs inputs =
+        new GateInputs(view, step, warmup, previous, observed, now, agentGrace, pods);
     Decision decision = GateDecision.decide(inputs);
     if (decision instanceof Decision.OpenWarmJob open) {
       try {
@@ -149,7 +155,7 @@ public final class RolloutGate {
       } catch (RedisException e) {
         observed = GateInputs.Observed.unreachable(String.valueOf(e.getMessage()));
       }
-      inputs = new GateInputs(view, step, warmup, previous, observed, now, agentGrace);
+      inputs = new GateInputs(view, step, warmup, previous, observed, now, agentGrace, pods);
       decision = GateDecision.decide(inputs);
       if (decision instanceof Decision.OpenWarmJob) {
         // The job vanished right after opening (expired or deleted): hold and look again.

@@ -445,6 +445,52 @@ class GateDecisionTest {
     }
   }
 
+  static Decision withPods(CanaryPods pods, Duration heldFor) {
+    return GateDecision.decide(new GateInputs(held(), GateStep.resolve(STEPS, null),
+        GateInputs.Warmup.of(spec()), null, seen(Set.of(), Set.of("aaa"), null, null, null),
+        PAUSED.plus(heldFor), GRACE, pods));
+  }
+
+  /** Issue 13 item 11: pods without the variables are not injected, said at once. */
+  @Test
+  void canaryPodsWithoutTheVariablesAreAgentNotInjectedAtOnce() {
+    Decision d = withPods(new CanaryPods(2, 0, 0), Duration.ofSeconds(5));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("AgentNotInjected");
+    assertThat(d.message()).contains("none of the 2 canary pods c1 has the WARMGATE_* variables");
+  }
+
+  @Test
+  void injectedPodsNotReadyAfterTheGraceAreStillWaitingForAgents() {
+    Decision d = withPods(new CanaryPods(2, 2, 0), Duration.ofSeconds(60));
+    assertThat(d.reason()).isEqualTo("WaitingForAgents");
+    assertThat(d.message()).contains("2 of 2 pods injected, none Ready yet");
+  }
+
+  @Test
+  void injectedReadyPodsWithoutAgentAfterTheGraceAreAgentNotRegistered() {
+    assertThat(withPods(new CanaryPods(2, 2, 2), Duration.ofSeconds(20)).reason())
+        .isEqualTo("WaitingForAgents");
+    Decision d = withPods(new CanaryPods(2, 2, 2), Duration.ofSeconds(60));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("AgentNotRegistered");
+    assertThat(d.message()).contains("2 of 2 canary pods c1 are injected and Ready")
+        .contains("Valkey errors");
+  }
+
+  @Test
+  void noCanaryPodAfterTheGraceIsNoCanaryPods() {
+    assertThat(withPods(new CanaryPods(0, 0, 0), Duration.ofSeconds(60)).reason())
+        .isEqualTo("NoCanaryPods");
+  }
+
+  @Test
+  void failingAgentsAlsoEndAtMaxWait() {
+    Decision d = withPods(new CanaryPods(2, 2, 2), Duration.ofMinutes(10));
+    assertThat(d.phase()).isEqualTo(GatePhase.TimedOut);
+    assertThat(d.message()).contains("held by onTimeout Hold: 2 of 2 canary pods c1 are injected");
+  }
+
   /** Issue 13 item 3: L2 unreachable, no agent, several schema hashes held past maxWait. */
   @ParameterizedTest
   @EnumSource(TimeoutAction.class)

@@ -5,6 +5,9 @@ import static org.assertj.core.groups.Tuple.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.Condition;
@@ -78,7 +81,7 @@ class RolloutGateIT {
   @BeforeEach
   void namespace() {
     ns = api.newNamespace("gate");
-    agents = new FakeAgents(redis.uri(), ns);
+    agents = new FakeAgents(redis.uri(), ns, ns);
     argo = new FakeArgo(client, ns, "app");
     policy = new GatePolicy(client, ns, redis.host() + ":" + redis.port());
   }
@@ -210,38 +213,129 @@ class RolloutGateIT {
     return status;
   }
 
+  /**
+   * Issue 13 items 6 and 10: a finalizer only while a canary is held; deleting the policy then
+   * leaves the canary held, with an annotation and an Event on the Rollout saying what to do.
+   */
   @Test
-  void canaryWithoutAgentsIsHeldAsAgentNotInjected() {
+  void deletingAPolicyThatHoldsACanaryLeavesItHeldAndSaysWhatToDo() {
+    policies.rollout(ns, "app");
+    agents.register("app-stable-1", STABLE, "aaa111");
+    argo.setStatus(Map.of("currentPodHash", STABLE, "stableRS", STABLE, "currentStepIndex", 2));
+    policy.create(w -> { });
+    policy.awaitPhase(GatePhase.Idle);
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).untilAsserted(() ->
+        assertThat(policies.get(ns, "deals").getMetadata().getFinalizers()).isNullOrEmpty());
+
+    argo.holdAtGate(Instant.now());
+    agents.register("app-canary-1", CANARY, "bbb222");
+    agents.hotSet(10);
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(policies.get(ns, "deals").getMetadata().getFinalizers())
+            .containsExactly("warmgate.io/held-canary"));
+
+    client.resources(io.warmgate.operator.model.CachePolicy.class).inNamespace(ns)
+        .withName("deals").delete();
+
+    await().atMost(Policies.WITHIN).until(() -> policies.get(ns, "deals") == null);
+    assertThat(argo.status().get("pauseConditions")).as("still held").isNotNull();
+    assertThat(argo.rollout().getMetadata().getAnnotations())
+        .hasEntrySatisfying("warmgate.io/gate-deleted", text -> assertThat(text)
+            .contains("CachePolicy " + ns + "/deals was deleted")
+            .contains("while holding canary " + CANARY)
+            .contains("kubectl argo rollouts promote app -n " + ns)
+            .contains("kubectl argo rollouts abort app -n " + ns));
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(eventsOn("Rollout", "app")).anySatisfy(e -> {
+          assertThat(e.getReason()).isEqualTo("CachePolicyDeleted");
+          assertThat(e.getType()).isEqualTo("Warning");
+          assertThat(e.getMessage()).contains("kubectl argo rollouts promote app");
+        }));
+    assertStillHeldFor(Duration.ofSeconds(2));
+
+    // A new policy gates the Rollout again: the annotation goes.
+    policy.create(w -> { });
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(argo.rollout().getMetadata().getAnnotations())
+            .doesNotContainKey("warmgate.io/gate-deleted"));
+  }
+
+  /** Issue 13 item 4: two policies on one Rollout; the older gates it, the newer does not act. */
+  @Test
+  void aSecondPolicyOnTheSameRolloutIsAConflictAndDoesNotAct() {
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now());
+    agents.register("app-stable-1", STABLE, "aaa111");
+    agents.register("app-canary-1", CANARY, "bbb222");
+    List<String> hot = agents.hotSet(10);
+    policy.create(w -> { });
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
+    policies.awaitCondition(ns, "deals", Conditions.CONFLICT, "False", "SolePolicy");
+
+    policies.policy(ns, "deals-newer", io.warmgate.operator.model.TargetKind.Rollout, "app",
+        redis.host() + ":" + redis.port(), null);
+
+    Condition conflict = policies.awaitCondition(ns, "deals-newer", Conditions.CONFLICT, "True",
+        "GatedByAnotherPolicy");
+    assertThat(conflict.getMessage()).contains("CachePolicy " + ns + "/deals targets Rollout "
+        + ns + "/app too and is older");
+    policies.awaitCondition(ns, "deals-newer", Conditions.ROLLOUT_HELD, "False",
+        "GatedByAnotherPolicy");
+    assertThat(policies.get(ns, "deals-newer").getStatus().getGate()).isNull();
+    policies.awaitCondition(ns, "deals", Conditions.CONFLICT, "False", "SolePolicy");
+
+    agents.writeValues("bbb222", hot);
+    awaitReleased();
+    policy.awaitPhase(GatePhase.Promoted);
+    assertThat(eventsOn("Rollout", "app")).filteredOn(e -> "CoverageReached".equals(e.getReason()))
+        .hasSize(1);
+  }
+
+  /** Issue 13 item 11: the canary's pods tell "not injected" from "starting" from "failing". */
+  @Test
+  void canaryWithoutAgentsSaysWhyFromItsPods() {
     policies.rollout(ns, "app");
     argo.holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
     agents.register("app-stable-1", STABLE, "aaa111");
+    canaryPod("app-canary-plain", false);
 
     policy.create(w -> w.setOnTimeout(TimeoutAction.Promote));
 
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "AgentNotInjected");
-    awaitEventOnBoth("AgentNotInjected", "no agent registered for canary pods " + CANARY);
+    awaitEventOnBoth("AgentNotInjected", "none of the 1 canary pods " + CANARY
+        + " has the WARMGATE_* variables");
     assertThat(policy.gate().getPhase()).isEqualTo(GatePhase.Waiting);
-    assertStillHeldFor(Duration.ofSeconds(3));
-  }
 
-  @Test
-  void unreachableValkeyHoldsUntilItIsBack() {
-    policies.rollout(ns, "app");
-    argo.holdAtGate(Instant.now());
-    redis.stop();
+    client.pods().inNamespace(ns).withName("app-canary-plain").delete();
+    Pod injected = canaryPod("app-canary-1", true);
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "WaitingForAgents");
+    assertThat(policy.gate().getMessage()).contains("1 of 1 pods injected, none Ready yet");
 
-    policy.create(w -> { });
+    injected.setStatus(new PodStatusBuilder().addNewCondition().withType("Ready")
+        .withStatus("True").endCondition().build());
+    client.pods().inNamespace(ns).resource(injected).updateStatus();
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "AgentNotRegistered");
+    awaitEventOnBoth("AgentNotRegistered", "1 of 1 canary pods " + CANARY
+        + " are injected and Ready but no agent registered");
+    assertStillHeldFor(Duration.ofSeconds(2));
 
-    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "L2Unreachable");
-    awaitEventOnBoth("L2Unreachable", "Valkey cannot be read");
-    assertStillHeldFor(Duration.ofSeconds(3));
-
-    redis.start();
-    agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "aaa111");
-
     awaitReleased();
     policy.awaitPhase(GatePhase.Skipped);
+  }
+
+  /** A pod of the canary ReplicaSet, with the injected variables or without. */
+  Pod canaryPod(String name, boolean injected) {
+    PodBuilder pod = new PodBuilder().withNewMetadata().withName(name)
+        .addToLabels("app", "app").addToLabels("rollouts-pod-template-hash", CANARY)
+        .endMetadata().withNewSpec().addNewContainer().withName("app")
+        .withImage("registry.invalid/app:1").endContainer().endSpec();
+    if (injected) {
+      pod.editSpec().editFirstContainer().addNewEnv().withName("WARMGATE_CACHE_NAME")
+          .withValue(ns).endEnv().endContainer().endSpec();
+    }
+    return client.pods().inNamespace(ns).resource(pod.build()).create();
   }
 
   /** Issue 13 item 3: Valkey unreachable does not hold past maxWait. */

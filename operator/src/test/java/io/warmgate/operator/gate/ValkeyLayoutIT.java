@@ -43,6 +43,26 @@ class ValkeyLayoutIT {
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }
 
+  /** Issue 13 item 4: two namespaces sharing one Valkey and one cache name. */
+  @Test
+  void registryKeepsEntriesOfThePolicysNamespaceAndThoseWithoutOne() {
+    Instant now = Instant.now();
+    long later = now.plusSeconds(15).toEpochMilli();
+    r.hset(keys.agents(), Map.of(
+        "staging-1", "{\"pod\":\"staging-1\",\"namespace\":\"staging\",\"podTemplateHash\":"
+            + "\"c1\",\"schemaHash\":\"bbb\",\"expiresAt\":" + later + "}",
+        "prod-1", "{\"pod\":\"prod-1\",\"namespace\":\"prod\",\"podTemplateHash\":\"c1\","
+            + "\"schemaHash\":\"ccc\",\"expiresAt\":" + later + "}",
+        "old-agent", "{\"pod\":\"old-agent\",\"podTemplateHash\":\"c1\",\"schemaHash\":"
+            + "\"bbb\",\"expiresAt\":" + later + "}"));
+
+    assertThat(AgentRegistry.live(r, keys, "staging", now)).containsExactlyInAnyOrder(
+        new Agent("staging-1", "staging", "c1", "bbb", later),
+        new Agent("old-agent", null, "c1", "bbb", later));
+    assertThat(AgentRegistry.live(r, keys, "prod", now)).extracting(Agent::pod)
+        .containsExactlyInAnyOrder("prod-1", "old-agent");
+  }
+
   @Test
   void registryKeepsLiveWellFormedEntriesOnly() {
     Instant now = Instant.now();
@@ -55,8 +75,8 @@ class ValkeyLayoutIT {
         "no-hash", "{\"pod\":\"no-hash\",\"schemaHash\":\"ddd\",\"expiresAt\":" + later + "}",
         "garbage", "not json"));
 
-    assertThat(AgentRegistry.live(r, keys, now))
-        .containsExactly(new Agent("live", "c1", "bbb", later));
+    assertThat(AgentRegistry.live(r, keys, "ns", now))
+        .containsExactly(new Agent("live", null, "c1", "bbb", later));
   }
 
   @Test
