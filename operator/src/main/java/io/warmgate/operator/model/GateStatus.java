@@ -17,7 +17,8 @@ public class GateStatus {
   @JsonPropertyDescription("Idle, Waiting, Warming, Promoted, Skipped, TimedOut or Aborted.")
   private GatePhase phase;
 
-  @JsonPropertyDescription("Percentage (0-100) of the hot set present in the canary's namespace.")
+  @JsonPropertyDescription("Percentage (0-100) of the hot set present in the canary's namespace; "
+      + "for more than 1,024 ids, estimated from a fixed random sample of 1,024.")
   private Double coverage;
 
   @JsonPropertyDescription("Coverage percentage the canary must reach (warmup.minCoverage).")

@@ -491,6 +491,21 @@ class GateDecisionTest {
     assertThat(d.message()).contains("held by onTimeout Hold: 2 of 2 canary pods c1 are injected");
   }
 
+  /** Issue 13 item 12: a sampled coverage releases only when its 95% lower bound reaches it. */
+  @Test
+  void sampledCoverageReleasesOnlyWhenItsLowerBoundReachesTheMinimum() {
+    Decision near = decide(newSchema(new Coverage(830, 50_000, 1024)), Duration.ofSeconds(5));
+    assertThat(near).as("81%% of the sample, lower bound under 80%%")
+        .isInstanceOf(Decision.Hold.class);
+    assertThat(near.message()).contains("~40,527/50,000 keys (830 of 1,024 sampled ids present)");
+    Decision above = decide(newSchema(new Coverage(860, 50_000, 1024)), Duration.ofSeconds(5));
+    assertThat(above).isInstanceOf(Decision.Release.class);
+    assertThat(above.message()).contains("coverage 83.9% (~41,992/50,000 keys (860 of 1,024 "
+        + "sampled ids present)) of 80% needed");
+    assertThat(decide(newSchema(new Coverage(8, 10, 10)), Duration.ZERO))
+        .as("every id checked: exact").isInstanceOf(Decision.Release.class);
+  }
+
   /** Issue 13 item 3: L2 unreachable, no agent, several schema hashes held past maxWait. */
   @ParameterizedTest
   @EnumSource(TimeoutAction.class)

@@ -79,6 +79,44 @@ class ValkeyLayoutIT {
         .containsExactly(new Agent("live", null, "c1", "bbb", later));
   }
 
+  /**
+   * Issue 13 item 12: a large target costs at most COVERAGE_SAMPLE EXISTS per measurement, on
+   * the same sample every time, and estimates the share present within its stated bound.
+   */
+  @Test
+  void coverageOfALargeTargetChecksAFixedSampleOnly() {
+    List<String> ids = java.util.stream.IntStream.range(0, 50_000).mapToObj(i -> "id-" + i)
+        .toList();
+    Map<String, String> values = new java.util.HashMap<>();
+    for (int i = 0; i < 40_000; i++) {
+      values.put("wg:deals:bbb:id-" + i, "v");
+    }
+    r.mset(values);
+    NamespaceStats stats = new NamespaceStats(connection, keys, Duration.ofSeconds(5));
+
+    long before = existsCalls();
+    Coverage first = stats.coverage("bbb", ids);
+    assertThat(existsCalls() - before).isEqualTo(NamespaceStats.COVERAGE_SAMPLE);
+    assertThat(first.total()).isEqualTo(50_000);
+    assertThat(first.sampled()).isEqualTo(NamespaceStats.COVERAGE_SAMPLE);
+    assertThat(first.percent()).isBetween(75.0, 85.0);
+    assertThat(first.keys()).contains("/50,000 keys (").contains("of 1,024 sampled ids present");
+    assertThat(stats.coverage("bbb", ids)).as("the same sample every time").isEqualTo(first);
+    // 80% present: the lower bound keeps a sample near 80% from counting as 80% reached.
+    assertThat(first.reaches(70)).isTrue();
+    assertThat(first.reaches(90)).isFalse();
+    List<String> reversed = new java.util.ArrayList<>(ids);
+    java.util.Collections.reverse(reversed);
+    assertThat(NamespaceStats.sample("bbb", ids, 1024))
+        .isEqualTo(NamespaceStats.sample("bbb", reversed, 1024));
+  }
+
+  long existsCalls() {
+    return r.info("commandstats").lines().filter(l -> l.startsWith("cmdstat_exists:"))
+        .map(l -> Long.parseLong(l.replaceAll("^cmdstat_exists:calls=(\\d+),.*$", "$1")))
+        .findFirst().orElse(0L);
+  }
+
   @Test
   void coverageCountsEscapedValueKeysOfTheHottestIds() {
     r.zadd(keys.hot(), 3, "a:b c");
