@@ -20,18 +20,25 @@ final class AgentRegistry {
   private AgentRegistry() {}
 
   /**
-   * The entries whose {@code expiresAt} is not before {@code now}; entries that do not parse or
-   * lack a pod-template hash or schema hash are skipped (an agent heartbeats again within 5 s).
+   * The entries of pods in {@code namespace} whose {@code expiresAt} is not before {@code now};
+   * entries that do not parse or lack a pod-template hash or schema hash are skipped (an agent
+   * heartbeats again within 5 s). An entry of another namespace is skipped: two namespaces that
+   * share one Valkey and one cache name (staging and production from the same manifests) never
+   * see each other's agents. An entry without a namespace (agents that predate the field) is
+   * kept: its pod-template hash, a hash of the pod template, still has to match the canary's.
    *
+   * @param namespace the policy's namespace
    * @throws io.lettuce.core.RedisException if Valkey cannot be read
    */
-  static List<Agent> live(RedisCommands<String, String> valkey, ControlKeys keys, Instant now) {
+  static List<Agent> live(RedisCommands<String, String> valkey, ControlKeys keys,
+      String namespace, Instant now) {
     Map<String, String> entries =
         WrongType.naming(keys.agents(), () -> valkey.hgetall(keys.agents()));
     List<Agent> live = new ArrayList<>();
     for (Map.Entry<String, String> entry : entries.entrySet()) {
       Agent agent = parse(entry.getKey(), entry.getValue());
-      if (agent != null && agent.expiresAt() >= now.toEpochMilli()) {
+      if (agent != null && agent.expiresAt() >= now.toEpochMilli()
+          && (agent.namespace() == null || agent.namespace().equals(namespace))) {
         live.add(agent);
       }
     }
@@ -48,7 +55,9 @@ final class AgentRegistry {
             + "expiresAt: {}", pod, json);
         return null;
       }
-      return new Agent(pod, podHash, schema, node.path("expiresAt").asLong());
+      String namespace = node.path("namespace").asText("");
+      return new Agent(pod, namespace.isEmpty() ? null : namespace, podHash, schema,
+          node.path("expiresAt").asLong());
     } catch (IOException e) {
       log.debug("Ignoring unparsable registry entry of {}: {}", pod, json);
       return null;

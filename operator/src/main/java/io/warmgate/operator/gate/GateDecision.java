@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -73,31 +74,29 @@ public final class GateDecision {
     GateInputs.Observed seen = in.observed();
     GateInputs.Warmup rules = in.warmup();
     String podHash = in.rollout().currentPodHash();
-    Duration held = Duration.between(heldSince, in.now());
-    if (held.isNegative()) {
-      held = Duration.ZERO;
-    }
+    Duration since = Duration.between(heldSince, in.now());
+    Duration held = since.isNegative() ? Duration.ZERO : since;
+    // Every hold ends at maxWait: what the gate cannot establish (Valkey unreadable, no agent,
+    // several schema hashes) holds until then, and onTimeout applies as for a cold canary.
     if (!seen.reachable()) {
-      return new Decision.Hold(keepOr(in.previous(), GatePhase.Waiting),
-          GateReasons.L2_UNREACHABLE, "held: Valkey cannot be read (" + seen.problem()
-              + "), so the canary's warmth is unknown");
+      String why = "Valkey cannot be read (" + seen.problem() + "), so the canary's warmth is "
+          + "unknown";
+      return afterMaxWait(in, held, why).orElseGet(() -> new Decision.Hold(
+          keepOr(in.previous(), GatePhase.Waiting), GateReasons.L2_UNREACHABLE, "held: " + why));
     }
     if (seen.canarySchemas().isEmpty()) {
-      if (held.compareTo(in.agentGrace()) < 0) {
-        return new Decision.Hold(GatePhase.Waiting, GateReasons.WAITING_FOR_AGENTS,
-            "held: waiting for the agents of canary pods " + podHash + " to register");
-      }
-      return new Decision.Hold(GatePhase.Waiting, GateReasons.AGENT_NOT_INJECTED,
-          "held: no agent registered for canary pods " + podHash + " in " + seconds(held)
-              + "; check that they are labelled warmgate.io/cache-policy=<policy> and that the "
-              + "webhook injected WARMGATE_* variables (kubectl describe pod)");
+      Decision why = noAgent(in, held, podHash);
+      boolean starting = held.compareTo(in.agentGrace()) < 0
+          && GateReasons.WAITING_FOR_AGENTS.equals(why.reason());
+      return starting ? why : afterMaxWait(in, held, hold(why)).orElse(why);
     }
     String schema = seen.canarySchema();
     if (schema == null) {
-      return new Decision.Hold(GatePhase.Waiting, GateReasons.AMBIGUOUS_SCHEMA_HASH,
-          "held: canary pods " + podHash + " report several schema hashes "
-              + seen.canarySchemas().stream().sorted().toList()
-              + "; one pod template must produce one schema hash");
+      String why = "canary pods " + podHash + " report several schema hashes "
+          + seen.canarySchemas().stream().sorted().toList();
+      return afterMaxWait(in, held, why).orElseGet(() -> new Decision.Hold(GatePhase.Waiting,
+          GateReasons.AMBIGUOUS_SCHEMA_HASH,
+          "held: " + why + "; one pod template must produce one schema hash"));
     }
     if (rules.skipWhenSchemaUnchanged() && schema.equals(seen.stableSchema())) {
       return new Decision.Release(GatePhase.Skipped, GateReasons.SCHEMA_UNCHANGED,
@@ -110,7 +109,7 @@ public final class GateDecision {
     String hotSet = hotSet(seen);
     if (covered && hitsOk) {
       return new Decision.Release(GatePhase.Promoted, GateReasons.COVERAGE_REACHED,
-          "released after " + seconds(held) + ": " + criteria(in)
+          "released after " + seconds(held) + ": " + criteria(in, true)
               + (hotSet == null ? "" : "; " + hotSet));
     }
     if (rules.mode() == WarmupMode.Preload && seen.warmJob() == null && coverage != null
@@ -118,17 +117,9 @@ public final class GateDecision {
       return new Decision.OpenWarmJob(schema,
           seen.hotSet() != null ? seen.hotSet().size() : rules.hotSetSize(), rules.preloadRate());
     }
-    if (held.compareTo(rules.maxWait()) >= 0) {
-      String notWarm = "not warm after " + seconds(held) + " (warmup.maxWait "
-          + seconds(rules.maxWait()) + "; " + criteria(in) + ")";
-      return switch (rules.onTimeout()) {
-        case Promote -> new Decision.Release(GatePhase.TimedOut, GateReasons.TIMED_OUT,
-            "released by onTimeout Promote: " + notWarm);
-        case Abort -> new Decision.Abort(GateReasons.TIMED_OUT,
-            "aborted by onTimeout Abort: " + notWarm);
-        case Hold -> new Decision.Hold(GatePhase.TimedOut, GateReasons.TIMED_OUT,
-            "held by onTimeout Hold: " + notWarm + "; promote or abort the rollout by hand");
-      };
+    Optional<Decision> late = afterMaxWait(in, held, "not warm");
+    if (late.isPresent()) {
+      return late.get();
     }
     if (coverage == null || coverage.total() == 0) {
       HotSetForecast.Cut cut = seen.hotSet();
@@ -144,9 +135,79 @@ public final class GateDecision {
               + "record hot ids as they serve traffic");
     }
     return new Decision.Hold(GatePhase.Warming, GateReasons.WARMING,
-        "held: warming " + coverage.keys() + " (" + criteria(in) + ")"
+        "held: warming " + coverage.keys() + " (" + criteria(in, false) + ")"
             + (hotSet == null ? "" : "; " + hotSet)
             + (seen.warmJob() == null ? "" : "; " + seen.warmJob().summary()));
+  }
+
+  /**
+   * Why no agent of canary pods {@code podHash} is registered, from the canary's pods when they
+   * were read: not injected (said at once: injection happens at pod creation), no pods, pods
+   * starting (not registered yet), or pods injected and Ready whose agents stay out of the
+   * registry after the grace period (failing).
+   */
+  private static Decision noAgent(GateInputs in, Duration held, String podHash) {
+    CanaryPods pods = in.canaryPods();
+    boolean graceOver = held.compareTo(in.agentGrace()) >= 0;
+    if (pods != null && pods.total() > 0 && pods.injected() == 0) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.AGENT_NOT_INJECTED, format(
+          "held: none of the %d canary pods %s has the WARMGATE_* variables, so no agent can "
+              + "register; label the pod template warmgate.io/cache-policy=<policy>, check that "
+              + "the injection webhook runs (kubectl describe pod), then restart the canary",
+          pods.total(), podHash));
+    }
+    if (!graceOver) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.WAITING_FOR_AGENTS,
+          "held: waiting for the agents of canary pods " + podHash + " to register");
+    }
+    if (pods == null) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.AGENT_NOT_INJECTED,
+          "held: no agent registered for canary pods " + podHash + " in " + seconds(held)
+              + "; check that they are labelled warmgate.io/cache-policy=<policy> and that the "
+              + "webhook injected WARMGATE_* variables (kubectl describe pod)");
+    }
+    if (pods.total() == 0) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.NO_CANARY_PODS,
+          "held: no pod with rollouts-pod-template-hash=" + podHash + " exists after "
+              + seconds(held) + "; check the canary ReplicaSet's events (kubectl describe rs)");
+    }
+    if (pods.ready() == 0) {
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.WAITING_FOR_AGENTS, format(
+          "held: waiting for the agents of canary pods %s to register: %d of %d pods injected, "
+              + "none Ready yet", podHash, pods.injected(), pods.total()));
+    }
+    return new Decision.Hold(GatePhase.Waiting, GateReasons.AGENT_NOT_REGISTERED, format(
+        "held: %d of %d canary pods %s are injected and Ready but no agent registered in %s; "
+            + "the agents are failing: check the pods' logs for Valkey errors (address, "
+            + "password, TLS) and that the app builds its cache with WarmGate.fromEnvironment()",
+        pods.ready(), pods.total(), podHash, seconds(held)));
+  }
+
+  /** The cause in a hold's message, for the timeout message: "held: x" → "x". */
+  private static String hold(Decision decision) {
+    String message = decision.message();
+    return message.startsWith("held: ") ? message.substring("held: ".length()) : message;
+  }
+
+  /**
+   * What {@code warmup.onTimeout} does once the canary has been held for {@code warmup.maxWait}
+   * for the reason {@code why}; empty before that.
+   */
+  private static Optional<Decision> afterMaxWait(GateInputs in, Duration held, String why) {
+    GateInputs.Warmup rules = in.warmup();
+    if (held.compareTo(rules.maxWait()) < 0) {
+      return Optional.empty();
+    }
+    String notWarm = why + " after " + seconds(held) + " (warmup.maxWait "
+        + seconds(rules.maxWait()) + "; " + criteria(in, true) + ")";
+    return Optional.of(switch (rules.onTimeout()) {
+      case Promote -> new Decision.Release(GatePhase.TimedOut, GateReasons.TIMED_OUT,
+          "released by onTimeout Promote: " + notWarm);
+      case Abort -> new Decision.Abort(GateReasons.TIMED_OUT,
+          "aborted by onTimeout Abort: " + notWarm);
+      case Hold -> new Decision.Hold(GatePhase.TimedOut, GateReasons.TIMED_OUT,
+          "held by onTimeout Hold: " + notWarm + "; promote or abort the rollout by hand");
+    });
   }
 
   /**
@@ -160,12 +221,17 @@ public final class GateDecision {
     return seen.warmJob() == null ? null : seen.warmJob().hotSetText();
   }
 
-  /** Such as {@code coverage 24.1% of 80% needed, hit ratio 0.52 of 0.90 needed}. */
-  private static String criteria(GateInputs in) {
+  /**
+   * Such as {@code coverage 24.1% of 80% needed, hit ratio 0.52 of 0.90 needed}; with
+   * {@code keys}, the measured counts follow the percentage ({@code 24.1% (241/1,000 keys)}), as
+   * the release and timeout messages record them.
+   */
+  private static String criteria(GateInputs in, boolean keys) {
     GateInputs.Observed seen = in.observed();
     GateInputs.Warmup rules = in.warmup();
     String text = "coverage "
-        + (seen.coverage() == null ? "unknown" : format("%.1f%%", seen.coverage().percent()))
+        + (seen.coverage() == null ? "unknown" : format("%.1f%%", seen.coverage().percent())
+            + (keys ? " (" + seen.coverage().keys() + ")" : ""))
         + " of " + rules.minCoverage() + "% needed";
     if (rules.minHitRatio() != null) {
       text += ", hit ratio " + (seen.hitRatio() == null ? "unknown"

@@ -27,6 +27,11 @@ final class GateEvents {
         .withNamespace(policy.getMetadata().getNamespace())
         .withName(policy.getMetadata().getName()).withUid(policy.getMetadata().getUid())
         .build(), event);
+    recordOnRollout(rollout, event);
+  }
+
+  /** Records {@code event} on {@code rollout} only. */
+  void recordOnRollout(RolloutView rollout, GateEvent event) {
     record(new ObjectReferenceBuilder()
         .withApiVersion(RolloutPatcher.API_VERSION).withKind(RolloutPatcher.KIND)
         .withNamespace(rollout.namespace()).withName(rollout.name()).withUid(rollout.uid())

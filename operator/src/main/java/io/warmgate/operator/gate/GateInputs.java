@@ -23,10 +23,19 @@ import java.util.Set;
  *     read
  * @param now the current time
  * @param agentGrace how long after the pause began a canary may have no registered agent before
- *     the gate reports {@code AgentNotInjected}
+ *     the gate says why ({@code AgentNotInjected}, {@code AgentNotRegistered}, ...)
+ * @param canaryPods what the canary's pods say, read only when no agent of the canary is
+ *     registered; null when not read or not readable
  */
 public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
-    GatePhase previous, Observed observed, Instant now, Duration agentGrace) {
+    GatePhase previous, Observed observed, Instant now, Duration agentGrace,
+    CanaryPods canaryPods) {
+
+  /** Inputs without the canary's pods. */
+  public GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup, GatePhase previous,
+      Observed observed, Instant now, Duration agentGrace) {
+    this(rollout, gateStep, warmup, previous, observed, now, agentGrace, null);
+  }
 
   public GateInputs {
     Objects.requireNonNull(rollout, "rollout");

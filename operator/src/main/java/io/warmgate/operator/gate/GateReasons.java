@@ -20,8 +20,19 @@ public final class GateReasons {
   public static final String ROLLOUT_ABORTED = "RolloutAborted";
   /** Held: the canary's agents have not registered yet, within the grace period. */
   public static final String WAITING_FOR_AGENTS = "WaitingForAgents";
-  /** Held: no agent registered for the canary's pod hash after the grace period. */
+  /**
+   * Held: the canary's pods lack the injected {@code WARMGATE_*} variables (said at once when
+   * the pods are readable), or no agent registered after the grace period and the pods could
+   * not be read.
+   */
   public static final String AGENT_NOT_INJECTED = "AgentNotInjected";
+  /** Held: no pod with the canary's pod-template hash exists after the grace period. */
+  public static final String NO_CANARY_PODS = "NoCanaryPods";
+  /**
+   * Held: the canary's pods are injected and Ready, but their agents are not in the registry
+   * after the grace period (failing to reach Valkey, or not started by the app).
+   */
+  public static final String AGENT_NOT_REGISTERED = "AgentNotRegistered";
   /** Held: the canary's agents report more than one schema hash. */
   public static final String AMBIGUOUS_SCHEMA_HASH = "AmbiguousSchemaHash";
   /** Held: Valkey cannot be read, so warmth is unknown. */
@@ -36,6 +47,12 @@ public final class GateReasons {
   public static final String COVERAGE_REACHED = "CoverageReached";
   /** Released at once: the canary has the stable schema hash. */
   public static final String SCHEMA_UNCHANGED = "SchemaUnchanged";
+
+  /**
+   * {@code Warmed} is unknown: the Rollout has a generation Argo Rollouts has not observed yet, so
+   * its canary may be about to change.
+   */
+  public static final String REVISION_PENDING = "RevisionPending";
 
   private GateReasons() {}
 }

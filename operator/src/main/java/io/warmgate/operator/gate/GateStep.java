@@ -3,8 +3,8 @@ package io.warmgate.operator.gate;
 import java.util.List;
 
 /**
- * Finds the canary step at which the gate holds a rollout: {@code spec.warmup.gateStep} when set,
- * else the first indefinite {@code pause: {}} step.
+ * Finds the canary step at which the gate holds a rollout: {@code spec.warmup.gateStep} when set
+ * (it must be an indefinite {@code pause: {}} step), else the first indefinite pause step.
  *
  * @param index the step index, or -1 when there is none
  * @param problem why there is none, naming the fix; null when {@code index} is valid
@@ -21,6 +21,11 @@ public record GateStep(int index, String problem) {
       if (!steps.get(configured).pause()) {
         return new GateStep(-1, "spec.warmup.gateStep " + configured + " is not a pause step; "
             + "set it to the index of a pause step, or add one there");
+      }
+      if (!steps.get(configured).indefinite()) {
+        return new GateStep(-1, "spec.warmup.gateStep " + configured + " is a pause with a "
+            + "duration, which Argo Rollouts ends by itself whatever the gate says; make it "
+            + "'- pause: {}'");
       }
       return new GateStep(configured, null);
     }

@@ -125,7 +125,8 @@ public final class RolloutGate {
       observed = GateInputs.Observed.unreachable(valkeyProblem);
     } else {
       try {
-        List<Agent> agents = AgentRegistry.live(valkey.sync(), keys, now);
+        List<Agent> agents = AgentRegistry.live(valkey.sync(), keys,
+            policy.getMetadata().getNamespace(), now);
         namespaces = namespaces(valkey, keys, agents, view, warmup, now);
         observed = observe(valkey, keys, agents, view, step, warmup, l2Ttl, now);
       } catch (RedisException e) {
@@ -135,7 +136,12 @@ public final class RolloutGate {
       }
     }
 
-    GateInputs inputs = new GateInputs(view, step, warmup, previous, observed, now, agentGrace);
+    // No agent of the canary: its pods tell why (not injected, starting, or failing).
+    CanaryPods pods = observed.reachable() && observed.canarySchemas().isEmpty()
+        && view.canaryInProgress() && view.canaryPauseStart().isPresent()
+        ? CanaryPods.read(client, view.namespace(), view.currentPodHash()) : null;
+    GateInputs inputs =
+        new GateInputs(view, step, warmup, previous, observed, now, agentGrace, pods);
     Decision decision = GateDecision.decide(inputs);
     if (decision instanceof Decision.OpenWarmJob open) {
       try {
@@ -149,7 +155,7 @@ public final class RolloutGate {
       } catch (RedisException e) {
         observed = GateInputs.Observed.unreachable(String.valueOf(e.getMessage()));
       }
-      inputs = new GateInputs(view, step, warmup, previous, observed, now, agentGrace);
+      inputs = new GateInputs(view, step, warmup, previous, observed, now, agentGrace, pods);
       decision = GateDecision.decide(inputs);
       if (decision instanceof Decision.OpenWarmJob) {
         // The job vanished right after opening (expired or deleted): hold and look again.
@@ -191,6 +197,7 @@ public final class RolloutGate {
 
     GateStatus gate = gateStatus(decision, view, observed, warmup, sameCanary ? before : null,
         repeat, now);
+    gate.setRolloutGeneration(rollout.getMetadata().getGeneration());
     boolean active = view.canaryInProgress() && !view.abort()
         && !(decision instanceof Decision.Pass && FINISHED.contains(decision.phase()));
     boolean kept = decision instanceof Decision.Pass && FINISHED.contains(decision.phase());
@@ -198,7 +205,8 @@ public final class RolloutGate {
         ? current(status, Conditions.ROLLOUT_HELD)
         : new ConditionValue(decision instanceof Decision.Hold ? Condition.TRUE : Condition.FALSE,
             decision.reason(), decision.message());
-    return new Outcome(gate, namespaces, decision, warmed(decision, status), held, active);
+    return new Outcome(gate, namespaces, decision,
+        warmed(decision, status, view, before, pendingRevision(rollout)), held, active);
   }
 
   /** The phase {@code status} records for the Rollout's current canary, or null. */
@@ -319,6 +327,8 @@ public final class RolloutGate {
     view.canaryPauseStart().ifPresent(start -> gate.setStartedAt(timestamp(start)));
     if ((decision instanceof Decision.Release || decision instanceof Decision.Abort) && !repeat) {
       gate.setReleasedAt(timestamp(now));
+      gate.setReleasedCoverage(
+          observed.coverage() == null ? null : observed.coverage().percent());
     }
     if (decision instanceof Decision.Pass && FINISHED.contains(decision.phase()) && same != null) {
       gate.setMessage(same.getMessage());
@@ -326,24 +336,63 @@ public final class RolloutGate {
     return gate;
   }
 
-  /** {@code Warmed} as {@code decision} implies it; the recorded one when it is kept. */
-  private static ConditionValue warmed(Decision decision, CachePolicyStatus status) {
+  /**
+   * {@code Warmed} as {@code decision} implies it, naming the canary pod hash it speaks about; the
+   * recorded one when it is kept, which it is only while the Rollout still runs the pod hash the
+   * recorded gate status names (the canary it was about, now stable), never for another revision.
+   *
+   * @param pending why the Rollout's canary may be about to change, or null
+   */
+  private static ConditionValue warmed(Decision decision, CachePolicyStatus status,
+      RolloutView view, GateStatus before, String pending) {
+    if (pending != null
+        && !(decision instanceof Decision.Release || decision instanceof Decision.Abort)) {
+      return new ConditionValue(Condition.UNKNOWN, GateReasons.REVISION_PENDING, pending);
+    }
     String reason = decision.reason();
     String message = decision.message();
+    String revision = view.currentPodHash() == null ? "" : "canary " + view.currentPodHash()
+        + ": ";
     if (decision instanceof Decision.Release release
         && release.phase() != GatePhase.TimedOut) {
-      return new ConditionValue(Condition.TRUE, reason, message);
+      return new ConditionValue(Condition.TRUE, reason, revision + message);
     }
     if (GateReasons.TIMED_OUT.equals(reason) || GateReasons.WARMING.equals(reason)
         || GateReasons.HOT_SET_EMPTY.equals(reason)) {
-      return new ConditionValue(Condition.FALSE, reason, message);
+      return new ConditionValue(Condition.FALSE, reason, revision + message);
     }
     boolean kept = decision instanceof Decision.Pass
-        && (FINISHED.contains(decision.phase()) || decision.phase() == GatePhase.Idle);
+        && (FINISHED.contains(decision.phase()) || decision.phase() == GatePhase.Idle)
+        && before != null && view.currentPodHash() != null
+        && view.currentPodHash().equals(before.getCanaryPodHash());
     if (kept && current(status, Conditions.WARMED) != null) {
       return current(status, Conditions.WARMED);
     }
     return new ConditionValue(Condition.UNKNOWN, reason, message);
+  }
+
+  /**
+   * Why the Rollout's canary may be about to change: its {@code metadata.generation} is newer than
+   * the {@code status.observedGeneration} Argo Rollouts wrote (a number, as a string); null when
+   * they agree or either is missing.
+   */
+  static String pendingRevision(GenericKubernetesResource rollout) {
+    Long generation = rollout.getMetadata().getGeneration();
+    Object status = rollout.getAdditionalProperties().get("status");
+    Object observed = status instanceof Map<?, ?> map ? map.get("observedGeneration") : null;
+    if (generation == null || observed == null) {
+      return null;
+    }
+    long seen;
+    try {
+      seen = Long.parseLong(String.valueOf(observed));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    return seen >= generation ? null : "Rollout " + rollout.getMetadata().getNamespace() + "/"
+        + rollout.getMetadata().getName() + " generation " + generation
+        + " is not observed by Argo Rollouts yet (observed " + seen + "); Warmed will speak "
+        + "about the canary it starts";
   }
 
   /** The recorded condition of {@code type}, or null. */
@@ -376,6 +425,7 @@ public final class RolloutGate {
     to.setTarget(from.getTarget());
     to.setStartedAt(from.getStartedAt());
     to.setReleasedAt(from.getReleasedAt());
+    to.setReleasedCoverage(from.getReleasedCoverage());
   }
 
   private static String timestamp(Instant instant) {

@@ -30,7 +30,28 @@ import io.fabric8.generator.annotation.ValidationRule;
     messageExpression = "'negativeTtl (' + self.negativeTtl + ') must not exceed l2Ttl (' "
         + "+ self.l2Ttl + ')'",
     fieldPath = ".negativeTtl")
+@ValidationRule(value = CachePolicySpec.NOT_PRELOAD + "|| " + CachePolicySpec.PRELOAD_SECONDS
+    + " <= duration(self.l2Ttl).getSeconds()",
+    message = "with warmup.mode Preload, loading warmup.minCoverage percent of warmup.hotSetSize "
+        + "at warmup.preloadRate per second must not take longer than l2Ttl, or the first values "
+        + "expire before enough are written and coverage is never reached; raise preloadRate or "
+        + "l2Ttl, or lower hotSetSize",
+    fieldPath = ".warmup.hotSetSize")
+@ValidationRule(value = CachePolicySpec.NOT_PRELOAD + "|| " + CachePolicySpec.PRELOAD_SECONDS
+    + " <= duration(self.warmup.maxWait).getSeconds()",
+    message = "with warmup.mode Preload, loading warmup.minCoverage percent of warmup.hotSetSize "
+        + "at warmup.preloadRate per second must not take longer than warmup.maxWait, or the gate "
+        + "always times out; raise preloadRate or maxWait, or lower hotSetSize",
+    fieldPath = ".warmup.hotSetSize")
 public class CachePolicySpec {
+
+  /** CEL: the policy does not preload (defaults are applied before the rules run). */
+  static final String NOT_PRELOAD = "!has(self.warmup) || !has(self.warmup.mode) "
+      + "|| self.warmup.mode != 'Preload' || !has(self.warmup.hotSetSize) "
+      + "|| !has(self.warmup.preloadRate) || !has(self.warmup.minCoverage) "
+      + "|| !has(self.warmup.maxWait) ";
+  /** CEL: seconds a Preload needs for minCoverage percent of hotSetSize at preloadRate. */
+  static final String PRELOAD_SECONDS = "((self.warmup.hotSetSize * self.warmup.minCoverage + 100 * self.warmup.preloadRate - 1) / (100 * self.warmup.preloadRate))";
 
   @Required
   @JsonPropertyDescription("The Rollout or Deployment, in this namespace, whose pods use the "

@@ -17,7 +17,8 @@ public class GateStatus {
   @JsonPropertyDescription("Idle, Waiting, Warming, Promoted, Skipped, TimedOut or Aborted.")
   private GatePhase phase;
 
-  @JsonPropertyDescription("Percentage (0-100) of the hot set present in the canary's namespace.")
+  @JsonPropertyDescription("Percentage (0-100) of the hot set present in the canary's namespace; "
+      + "for more than 1,024 ids, estimated from a fixed random sample of 1,024.")
   private Double coverage;
 
   @JsonPropertyDescription("Coverage percentage the canary must reach (warmup.minCoverage).")
@@ -29,6 +30,15 @@ public class GateStatus {
   @JsonPropertyDescription("When the gate released, skipped or gave up on this canary (RFC 3339, "
       + "UTC).")
   private String releasedAt;
+
+  @JsonPropertyDescription("Coverage percentage (0-100) measured when the gate released, "
+      + "promoted on timeout or aborted this canary; unset while it holds or when Valkey could not "
+      + "be read.")
+  private Double releasedCoverage;
+
+  @JsonPropertyDescription("metadata.generation of the Rollout this status speaks about; wait "
+      + "for it to reach the Rollout's generation before waiting for condition Warmed.")
+  private Long rolloutGeneration;
 
   @JsonPropertyDescription("Human-readable detail of the phase.")
   private String message;
@@ -95,6 +105,22 @@ public class GateStatus {
 
   public void setReleasedAt(String releasedAt) {
     this.releasedAt = releasedAt;
+  }
+
+  public Double getReleasedCoverage() {
+    return releasedCoverage;
+  }
+
+  public void setReleasedCoverage(Double releasedCoverage) {
+    this.releasedCoverage = releasedCoverage;
+  }
+
+  public Long getRolloutGeneration() {
+    return rolloutGeneration;
+  }
+
+  public void setRolloutGeneration(Long rolloutGeneration) {
+    this.rolloutGeneration = rolloutGeneration;
   }
 
   public String getMessage() {

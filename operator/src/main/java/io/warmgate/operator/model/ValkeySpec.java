@@ -13,6 +13,9 @@ import java.util.List;
 @ValidationRule(value = "!has(self.username) || has(self.passwordSecretKeyRef)",
     message = "valkey.username requires valkey.passwordSecretKeyRef; add the Secret that holds "
         + "the user's password", fieldPath = ".username")
+@ValidationRule(value = "self.addresses.all(a, self.addresses.filter(b, b == a).size() == 1)",
+    message = "valkey.addresses lists an address more than once; list each host:port once",
+    fieldPath = ".addresses")
 public class ValkeySpec {
 
   @Required

@@ -19,6 +19,9 @@ import io.fabric8.generator.annotation.ValidationRule;
     fieldPath = ".hitRatioWindow")
 public class WarmupSpec {
 
+  /** The most hot ids an agent records ({@code HotKeys.DEFAULT_CAPACITY}): hotSetSize's cap. */
+  public static final int MAX_HOT_SET_SIZE = 50_000;
+
   @Default("Organic")
   @JsonPropertyDescription("Organic: the canary's own traffic fills its L2 namespace. Preload: "
       + "one canary agent also loads the hot set from the origin at preloadRate. Defaults to "
@@ -27,13 +30,14 @@ public class WarmupSpec {
 
   @Default("10000")
   @Min(1)
-  @Max(1000000)
+  @Max(WarmupSpec.MAX_HOT_SET_SIZE)
   @JsonPropertyDescription("Upper bound of the hot set: how many of the hottest key ids (sampled "
       + "from the stable pods' traffic) the gate considers. Of these it keeps the hottest ones "
       + "expected to be requested within l2Ttl, as many as keep the expected share never "
       + "requested (a preload's waste) at 5% or less; Preload loads them and coverage is measured "
-      + "on them. When the agents record no request rates (older agents), all are kept. Defaults "
-      + "to 10000.")
+      + "on them. When the agents record no request rates (older agents), all are kept. At most "
+      + "50000, the most hot ids an agent records. With Preload, minCoverage percent of it must "
+      + "load at preloadRate within l2Ttl and within maxWait. Defaults to 10000.")
   private Integer hotSetSize = 10000;
 
   @Default("500")
@@ -84,7 +88,8 @@ public class WarmupSpec {
   @Min(0)
   @Max(999)
   @JsonPropertyDescription("Index (0-based) of the Rollout's canary step at which the gate holds "
-      + "the canary; it must be a pause step. Defaults to the first indefinite pause step "
+      + "the canary; it must be an indefinite pause step (pause: {}), since Argo Rollouts ends a "
+      + "timed pause by itself. Defaults to the first indefinite pause step "
       + "(pause: {}).")
   private Integer gateStep;
 

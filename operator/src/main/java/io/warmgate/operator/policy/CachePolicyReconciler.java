@@ -6,11 +6,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -20,7 +19,10 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.warmgate.operator.gate.DeletedPolicyRule;
+import io.warmgate.operator.gate.GateStep;
 import io.warmgate.operator.gate.RolloutGate;
+import io.warmgate.operator.gate.RolloutView;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
@@ -30,16 +32,20 @@ import io.warmgate.operator.model.SecretKeyRef;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.ValkeySpec;
+import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.status.Reasons;
 import io.warmgate.operator.valkey.ProbeResult;
 import io.warmgate.operator.valkey.ValkeyClients;
 import io.warmgate.operator.valkey.ValkeyEndpoint;
+import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,10 +67,18 @@ import org.slf4j.LoggerFactory;
  * progress, so a warm canary is released within about that long. A failing policy never affects
  * another one.
  */
-@ControllerConfiguration(name = CachePolicyReconciler.NAME)
-public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<CachePolicy> {
+@ControllerConfiguration(name = CachePolicyReconciler.NAME, triggerReconcilerOnAllEvents = true)
+public class CachePolicyReconciler implements Reconciler<CachePolicy> {
 
   public static final String NAME = "cachepolicy";
+  /**
+   * Finalizer a policy carries only while its gate holds a canary, so that deleting it applies
+   * {@link DeletedPolicyRule} (the canary stays held; the Rollout says what to do). A policy that
+   * holds nothing has no finalizer and is deleted at once, operator running or not.
+   */
+  public static final String FINALIZER = "warmgate.io/held-canary";
+  /** The finalizer earlier versions kept on every policy; removed when seen. */
+  static final String LEGACY_FINALIZER = "cachepolicies.warmgate.io/finalizer";
   static final String SECRET_INDEX = "warmgate.io/secret";
   static final String TARGET_INDEX = "warmgate.io/target";
   /** How often the gate looks again while a canary is in progress. */
@@ -153,6 +167,14 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
 
   @Override
   public UpdateControl<CachePolicy> reconcile(CachePolicy policy, Context<CachePolicy> context) {
+    if (context.isPrimaryResourceDeleted() || context.isPrimaryResourceFinalStateUnknown()) {
+      valkey.release(ResourceID.fromResource(policy).toString());
+      return UpdateControl.noUpdate();
+    }
+    if (policy.isMarkedForDeletion()) {
+      deleting(policy, context);
+      return UpdateControl.noUpdate();
+    }
     CachePolicyStatus before = copy(policy.getStatus());
     CachePolicyStatus status = copy(policy.getStatus());
     long generation = generationOf(policy);
@@ -161,8 +183,9 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
     Check ready = evaluate(policy, status, generation, transitions);
     set(transitions, status, generation, Conditions.READY, ready.ok(), ready.reason(),
         ready.message());
-    boolean gateActive = runGate(policy, status, generation, context);
+    boolean gateActive = runGate(policy, status, generation, context, transitions);
     status.setObservedGeneration(generation);
+    keepFinalizer(policy, context, Conditions.isTrue(status, Conditions.ROLLOUT_HELD));
 
     PolicyEvents events = new PolicyEvents(context.getClient(), clock);
     for (Conditions.Transition t : transitions) {
@@ -184,7 +207,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
    * @return whether a canary is in progress
    */
   private boolean runGate(CachePolicy policy, CachePolicyStatus status, long generation,
-      Context<CachePolicy> context) {
+      Context<CachePolicy> context, List<Conditions.Transition> transitions) {
     CachePolicySpec spec = policy.getSpec();
     if (spec == null || spec.getTargetRef() == null
         || spec.getTargetRef().getKind() != TargetKind.Rollout
@@ -206,6 +229,26 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
       }
       return false;
     }
+    Optional<CachePolicy> older = olderPolicyOf(policy, context);
+    if (older.isPresent()) {
+      String other = older.get().getMetadata().getNamespace() + "/"
+          + older.get().getMetadata().getName();
+      String message = "CachePolicy " + other + " targets Rollout "
+          + policy.getMetadata().getNamespace() + "/" + spec.getTargetRef().getName()
+          + " too and is older, so it gates it and this policy does not act; delete one of them "
+          + "or point this one at another Rollout";
+      set(transitions, status, generation, Conditions.CONFLICT, Condition.TRUE,
+          Reasons.GATED_BY_ANOTHER_POLICY, message);
+      conditions.set(status, generation, Conditions.ROLLOUT_HELD, Condition.FALSE,
+          Reasons.GATED_BY_ANOTHER_POLICY, message);
+      conditions.set(status, generation, Conditions.WARMED, Condition.UNKNOWN,
+          Reasons.GATED_BY_ANOTHER_POLICY, message);
+      status.setGate(null);
+      return false;
+    }
+    conditions.set(status, generation, Conditions.CONFLICT, Condition.FALSE, Reasons.SOLE_POLICY,
+        "no older CachePolicy targets Rollout " + policy.getMetadata().getNamespace() + "/"
+            + spec.getTargetRef().getName());
     StatefulRedisConnection<String, String> connection = null;
     String problem = null;
     if (Conditions.isTrue(status, Conditions.L2_REACHABLE)) {
@@ -218,6 +261,8 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
       problem = Conditions.find(status, Conditions.L2_REACHABLE).map(Condition::getMessage)
           .orElse("Valkey was not checked");
     }
+    // A policy gates this Rollout again: what a deleted one left on it no longer applies.
+    new DeletedPolicyRule(context.getClient(), clock).clear(rollout);
     RolloutGate.Outcome outcome =
         gate.run(context.getClient(), policy, rollout, connection, problem);
     status.setGate(outcome.gate());
@@ -231,6 +276,34 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
           outcome.held().reason(), outcome.held().message());
     }
     return outcome.active();
+  }
+
+  /**
+   * The oldest other policy (by creation time, then name) that targets the same Rollout and is
+   * older than {@code policy}; empty when {@code policy} is the oldest. Policies being deleted
+   * do not count.
+   */
+  private static Optional<CachePolicy> olderPolicyOf(CachePolicy policy,
+      Context<CachePolicy> context) {
+    Comparator<CachePolicy> age = Comparator
+        .comparing((CachePolicy p) -> createdAt(p))
+        .thenComparing(p -> p.getMetadata().getName());
+    return context.getPrimaryCache().byIndex(TARGET_INDEX,
+            targetKey(policy.getMetadata().getNamespace(), TargetKind.Rollout.name(),
+                policy.getSpec().getTargetRef().getName())).stream()
+        .filter(p -> !p.getMetadata().getName().equals(policy.getMetadata().getName()))
+        .filter(p -> !p.isMarkedForDeletion())
+        .filter(p -> age.compare(p, policy) < 0)
+        .min(age);
+  }
+
+  private static Instant createdAt(CachePolicy policy) {
+    String created = policy.getMetadata().getCreationTimestamp();
+    try {
+      return created == null ? Instant.MAX : Instant.parse(created);
+    } catch (java.time.format.DateTimeParseException e) {
+      return Instant.MAX;
+    }
   }
 
   /** Runs the checks in order and returns what Ready should say. */
@@ -286,7 +359,23 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
     Check targetCheck = target.target().isPresent() ? Check.passed()
         : Check.failed(Reasons.TARGET_NOT_FOUND, target.problem());
 
-    for (Check check : List.of(secret, l2, targetCheck)) {
+    Check gateStep = Check.passed();
+    if (target.target().orElse(null) instanceof GenericKubernetesResource rollout
+        && targetRef.getKind() == TargetKind.Rollout) {
+      WarmupSpec warmup = spec.getWarmup();
+      GateStep step = GateStep.resolve(RolloutView.of(rollout).steps(),
+          warmup == null ? null : warmup.getGateStep());
+      if (!step.found()) {
+        gateStep = Check.failed(Reasons.NO_GATE_STEP, "Rollout " + namespace + "/"
+            + targetRef.getName() + " cannot be held: " + step.problem());
+      }
+    }
+    List<String> cannotWork = SpecChecks.cannotWork(spec);
+    Check warmable = cannotWork.isEmpty() ? Check.passed()
+        : Check.failed(Reasons.CANNOT_WARM, "This policy can never warm a canary: "
+            + String.join("; ", cannotWork));
+
+    for (Check check : List.of(secret, l2, targetCheck, gateStep, warmable)) {
       if (!check.ok()) {
         return check;
       }
@@ -311,10 +400,59 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy>, Cleaner<C
     return ErrorStatusUpdateControl.patchStatus(statusPatch(policy, status));
   }
 
-  @Override
-  public DeleteControl cleanup(CachePolicy policy, Context<CachePolicy> context) {
+  /**
+   * The policy is being deleted: a canary it holds stays held, and {@link DeletedPolicyRule}
+   * annotates the Rollout and records an Event saying what to do; then the finalizers go.
+   */
+  private void deleting(CachePolicy policy, Context<CachePolicy> context) {
+    CachePolicySpec spec = policy.getSpec();
+    if (hasFinalizer(policy, FINALIZER) && spec != null && spec.getTargetRef() != null
+        && spec.getTargetRef().getKind() == TargetKind.Rollout) {
+      HasMetadata target = targets.find(policy.getMetadata().getNamespace(), spec.getTargetRef())
+          .target().orElse(null);
+      if (new DeletedPolicyRule(context.getClient(), clock).apply(policy,
+          target instanceof GenericKubernetesResource rollout ? rollout : null)) {
+        log.warn("CachePolicy {}/{} deleted while holding a canary of Rollout {}; it stays held",
+            policy.getMetadata().getNamespace(), policy.getMetadata().getName(),
+            spec.getTargetRef().getName());
+      }
+    }
     valkey.release(ResourceID.fromResource(policy).toString());
-    return DeleteControl.defaultDelete();
+    keepFinalizer(policy, context, false);
+  }
+
+  /** Adds {@link #FINALIZER} while {@code holding}, else removes it (and the legacy one). */
+  private static void keepFinalizer(CachePolicy policy, Context<CachePolicy> context,
+      boolean holding) {
+    boolean has = hasFinalizer(policy, FINALIZER);
+    boolean legacy = hasFinalizer(policy, LEGACY_FINALIZER);
+    if (has == holding && !legacy) {
+      return;
+    }
+    try {
+      context.getClient().resources(CachePolicy.class)
+          .inNamespace(policy.getMetadata().getNamespace())
+          .withName(policy.getMetadata().getName()).edit(p -> {
+            List<String> finalizers = new ArrayList<>(p.getMetadata().getFinalizers() == null
+                ? List.of() : p.getMetadata().getFinalizers());
+            finalizers.remove(LEGACY_FINALIZER);
+            finalizers.remove(FINALIZER);
+            if (holding) {
+              finalizers.add(FINALIZER);
+            }
+            p.getMetadata().setFinalizers(finalizers);
+            return p;
+          });
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+        throw e;
+      }
+    }
+  }
+
+  private static boolean hasFinalizer(CachePolicy policy, String name) {
+    List<String> finalizers = policy.getMetadata().getFinalizers();
+    return finalizers != null && finalizers.contains(name);
   }
 
   private void notChecked(List<Conditions.Transition> transitions, CachePolicyStatus status,

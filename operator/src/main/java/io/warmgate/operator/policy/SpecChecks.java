@@ -3,10 +3,12 @@ package io.warmgate.operator.policy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.Durations;
 import io.warmgate.operator.model.ValkeySpec;
+import io.warmgate.operator.model.WarmupMode;
 import io.warmgate.operator.model.WarmupSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -62,6 +64,69 @@ final class SpecChecks {
     checkValkey(problems, spec.getValkey());
     checkWarmup(problems, spec.getWarmup());
     return problems;
+  }
+
+  /**
+   * What makes a valid {@code spec} unable to ever warm a canary, each naming the field, its value
+   * and the fix; empty if nothing. The CRD refuses these for new policies (CEL); a policy stored
+   * before is still gated (fail-closed, bounded by maxWait), and reported {@code Ready=False}.
+   * Duration fields are assumed valid ({@link #problems} is empty).
+   */
+  static List<String> cannotWork(CachePolicySpec spec) {
+    List<String> found = new ArrayList<>();
+    ValkeySpec valkey = spec.getValkey();
+    if (valkey != null && valkey.getAddresses() != null) {
+      List<String> seen = new ArrayList<>();
+      for (String address : valkey.getAddresses()) {
+        if (seen.contains(address)) {
+          found.add("spec.valkey.addresses lists " + address + " more than once; list each "
+              + "host:port once");
+        }
+        seen.add(address);
+      }
+    }
+    WarmupSpec warmup = spec.getWarmup() == null ? new WarmupSpec() : spec.getWarmup();
+    WarmupSpec defaults = new WarmupSpec();
+    int hotSetSize = or(warmup.getHotSetSize(), defaults.getHotSetSize());
+    if (hotSetSize > WarmupSpec.MAX_HOT_SET_SIZE) {
+      found.add(String.format(Locale.ROOT, "spec.warmup.hotSetSize %,d is more than the %,d hot "
+          + "ids an agent records; lower it to at most %d", hotSetSize,
+          WarmupSpec.MAX_HOT_SET_SIZE, WarmupSpec.MAX_HOT_SET_SIZE));
+    }
+    if (or(warmup.getMode(), defaults.getMode()) == WarmupMode.Preload) {
+      int rate = Math.max(1, or(warmup.getPreloadRate(), defaults.getPreloadRate()));
+      int coverage = or(warmup.getMinCoverage(), defaults.getMinCoverage());
+      long seconds = preloadSeconds(hotSetSize, coverage, rate);
+      String preload = String.format(Locale.ROOT, "Preload of warmup.minCoverage %d%% of "
+          + "warmup.hotSetSize %,d at warmup.preloadRate %,d/s takes %d s", coverage, hotSetSize,
+          rate, seconds);
+      String l2Ttl = or(spec.getL2Ttl(), new CachePolicySpec().getL2Ttl());
+      if (Duration.ofSeconds(seconds).compareTo(Durations.parse(l2Ttl)) > 0) {
+        found.add(preload + ", longer than spec.l2Ttl (" + l2Ttl + "): the first values expire "
+            + "before enough are written, so coverage can never be reached; raise preloadRate or "
+            + "l2Ttl, or lower hotSetSize");
+      }
+      String maxWait = or(warmup.getMaxWait(), defaults.getMaxWait());
+      if (Duration.ofSeconds(seconds).compareTo(Durations.parse(maxWait)) > 0) {
+        found.add(preload + ", longer than spec.warmup.maxWait (" + maxWait + "), so the gate "
+            + "always times out; raise preloadRate or maxWait, or lower hotSetSize");
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Seconds a Preload at {@code rate} ids/s needs to load {@code minCoverage} percent of
+   * {@code hotSetSize} ids, rounded up; the CRD's CEL rule computes the same.
+   */
+  static long preloadSeconds(int hotSetSize, int minCoverage, int rate) {
+    long ids = (long) hotSetSize * minCoverage;
+    long perSecond = 100L * rate;
+    return (ids + perSecond - 1) / perSecond;
+  }
+
+  private static <T> T or(T value, T fallback) {
+    return value != null ? value : fallback;
   }
 
   private static void checkValkey(List<String> problems, ValkeySpec valkey) {

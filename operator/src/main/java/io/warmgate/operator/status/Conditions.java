@@ -25,6 +25,11 @@ public final class Conditions {
   public static final String WARMED = "Warmed";
   /** Reserved for the rollout gate: the gate currently holds the rollout. */
   public static final String ROLLOUT_HELD = "RolloutHeld";
+  /**
+   * Rollout targets only: True when an older CachePolicy targets the same Rollout; this policy's
+   * gate then does not act.
+   */
+  public static final String CONFLICT = "Conflict";
 
   private final Clock clock;
 

@@ -32,6 +32,14 @@ public final class Reasons {
   public static final String NOT_CHECKED = "NotChecked";
   /** The reconciler itself failed; the message has the error. */
   public static final String RECONCILE_FAILED = "ReconcileFailed";
+  /** Ready=False: the target Rollout has no step the gate can hold at. */
+  public static final String NO_GATE_STEP = "NoGateStep";
+  /** Ready=False: the warm-up rules can never be met (see the message for the field and fix). */
+  public static final String CANNOT_WARM = "CannotWarm";
+  /** Conflict=True: an older CachePolicy gates the same Rollout. */
+  public static final String GATED_BY_ANOTHER_POLICY = "GatedByAnotherPolicy";
+  /** Conflict=False: no other CachePolicy targets the Rollout. */
+  public static final String SOLE_POLICY = "SolePolicy";
 
   private Reasons() {}
 }

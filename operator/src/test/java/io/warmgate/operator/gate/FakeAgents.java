@@ -25,11 +25,19 @@ public final class FakeAgents {
 
   private final String uri;
   private final String cache;
+  private final String namespace;
   private final ControlKeys keys;
 
+  /** Agents of cache {@code cache} whose entries name no namespace, as older agents write them. */
   public FakeAgents(String uri, String cache) {
+    this(uri, cache, null);
+  }
+
+  /** Agents of cache {@code cache} in pods of {@code namespace} (null: entries without one). */
+  public FakeAgents(String uri, String cache, String namespace) {
     this.uri = uri;
     this.cache = cache;
+    this.namespace = namespace;
     this.keys = new ControlKeys(cache);
   }
 
@@ -38,7 +46,9 @@ public final class FakeAgents {
     long now = Instant.now().toEpochMilli();
     Map<String, Object> entry = new LinkedHashMap<>();
     entry.put("pod", pod);
-    entry.put("namespace", "default");
+    if (namespace != null) {
+      entry.put("namespace", namespace);
+    }
     entry.put("podTemplateHash", podHash);
     entry.put("schemaHash", schemaHash);
     entry.put("version", "test");

@@ -9,6 +9,7 @@ import io.warmgate.operator.model.WarmupSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -139,15 +140,30 @@ class GateDecisionTest {
         .message()).contains("outside the Rollout's 3 canary steps");
   }
 
+  /** Issue 13 item 9: a timed pause ends by itself, so the gate cannot hold there. */
+  @Test
+  void configuredGateStepMustBeAnIndefinitePause() {
+    RolloutView timed = new RolloutView("ns", "app", "uid", "1",
+        List.of(new RolloutView.Step(false, false), new RolloutView.Step(true, false)), "c1",
+        "s1", 1, List.of(new RolloutView.PauseCondition("CanaryPauseStep", PAUSED)), false);
+    WarmupSpec spec = spec();
+    spec.setGateStep(1);
+    Decision d = decide(timed, spec, null, newSchema(null), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.reason()).isEqualTo("NoGateStep");
+    assertThat(d.message()).contains("gateStep 1 is a pause with a duration")
+        .contains("pause: {}");
+  }
+
   @Test
   void configuredGateStepIsUsed() {
     List<RolloutView.Step> steps = List.of(new RolloutView.Step(true, true),
-        new RolloutView.Step(true, false));
-    RolloutView timedPause = new RolloutView("ns", "app", "uid", "1", steps, "c1", "s1", 1,
+        new RolloutView.Step(false, false), new RolloutView.Step(true, true));
+    RolloutView secondPause = new RolloutView("ns", "app", "uid", "1", steps, "c1", "s1", 2,
         List.of(new RolloutView.PauseCondition("CanaryPauseStep", PAUSED)), false);
     WarmupSpec spec = spec();
-    spec.setGateStep(1);
-    assertThat(decide(timedPause, spec, null, newSchema(new Coverage(9, 10)), Duration.ZERO))
+    spec.setGateStep(2);
+    assertThat(decide(secondPause, spec, null, newSchema(new Coverage(9, 10)), Duration.ZERO))
         .isInstanceOf(Decision.Release.class);
   }
 
@@ -205,7 +221,7 @@ class GateDecisionTest {
   @Test
   void unreachableValkeyHolds() {
     Decision d = decide(GateInputs.Observed.unreachable("Connection refused"),
-        Duration.ofHours(1));
+        Duration.ofMinutes(9));
     assertThat(d).isInstanceOf(Decision.Hold.class);
     assertThat(d.reason()).isEqualTo("L2Unreachable");
     assertThat(d.message()).contains("Connection refused");
@@ -220,11 +236,11 @@ class GateDecisionTest {
   }
 
   @Test
-  void noAgentAfterGraceIsAgentNotInjectedEvenPastMaxWait() {
+  void noAgentAfterGraceIsAgentNotInjected() {
     WarmupSpec spec = spec();
     spec.setOnTimeout(TimeoutAction.Promote);
     Decision d = decide(held(), spec, null, seen(Set.of(), Set.of("aaa"), null, null, null),
-        Duration.ofMinutes(30));
+        Duration.ofMinutes(9));
     assertThat(d).isInstanceOf(Decision.Hold.class);
     assertThat(d.reason()).isEqualTo("AgentNotInjected");
     assertThat(d.message()).contains("c1").contains("warmgate.io/cache-policy");
@@ -281,7 +297,8 @@ class GateDecisionTest {
     assertThat(d).isInstanceOf(Decision.Release.class);
     assertThat(d.phase()).isEqualTo(GatePhase.Promoted);
     assertThat(d.reason()).isEqualTo("CoverageReached");
-    assertThat(d.message()).startsWith("released after 38 s");
+    assertThat(d.message()).isEqualTo(
+        "released after 38 s: coverage 80.0% (8/10 keys) of 80% needed");
   }
 
   @Test
@@ -350,8 +367,8 @@ class GateDecisionTest {
         + "needed); hot set: 2,345 of 10,000 tracked ids expected to be read within l2Ttl 4m");
     Decision released = decide(forecast(new Coverage(2345, 2345), cut(2345, 10000)),
         Duration.ofSeconds(38));
-    assertThat(released.message()).isEqualTo("released after 38 s: coverage 100.0% of 80% "
-        + "needed; hot set: 2,345 of 10,000 tracked ids expected to be read within l2Ttl 4m");
+    assertThat(released.message()).isEqualTo("released after 38 s: coverage 100.0% (2,345/2,345 "
+        + "keys) of 80% needed; hot set: 2,345 of 10,000 tracked ids expected to be read within l2Ttl 4m");
   }
 
   @Test
@@ -426,6 +443,109 @@ class GateDecisionTest {
       case Promote -> assertThat(after).isInstanceOf(Decision.Release.class);
       case Abort -> assertThat(after).isInstanceOf(Decision.Abort.class);
     }
+  }
+
+  static Decision withPods(CanaryPods pods, Duration heldFor) {
+    return GateDecision.decide(new GateInputs(held(), GateStep.resolve(STEPS, null),
+        GateInputs.Warmup.of(spec()), null, seen(Set.of(), Set.of("aaa"), null, null, null),
+        PAUSED.plus(heldFor), GRACE, pods));
+  }
+
+  /** Issue 13 item 11: pods without the variables are not injected, said at once. */
+  @Test
+  void canaryPodsWithoutTheVariablesAreAgentNotInjectedAtOnce() {
+    Decision d = withPods(new CanaryPods(2, 0, 0), Duration.ofSeconds(5));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("AgentNotInjected");
+    assertThat(d.message()).contains("none of the 2 canary pods c1 has the WARMGATE_* variables");
+  }
+
+  @Test
+  void injectedPodsNotReadyAfterTheGraceAreStillWaitingForAgents() {
+    Decision d = withPods(new CanaryPods(2, 2, 0), Duration.ofSeconds(60));
+    assertThat(d.reason()).isEqualTo("WaitingForAgents");
+    assertThat(d.message()).contains("2 of 2 pods injected, none Ready yet");
+  }
+
+  @Test
+  void injectedReadyPodsWithoutAgentAfterTheGraceAreAgentNotRegistered() {
+    assertThat(withPods(new CanaryPods(2, 2, 2), Duration.ofSeconds(20)).reason())
+        .isEqualTo("WaitingForAgents");
+    Decision d = withPods(new CanaryPods(2, 2, 2), Duration.ofSeconds(60));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("AgentNotRegistered");
+    assertThat(d.message()).contains("2 of 2 canary pods c1 are injected and Ready")
+        .contains("Valkey errors");
+  }
+
+  @Test
+  void noCanaryPodAfterTheGraceIsNoCanaryPods() {
+    assertThat(withPods(new CanaryPods(0, 0, 0), Duration.ofSeconds(60)).reason())
+        .isEqualTo("NoCanaryPods");
+  }
+
+  @Test
+  void failingAgentsAlsoEndAtMaxWait() {
+    Decision d = withPods(new CanaryPods(2, 2, 2), Duration.ofMinutes(10));
+    assertThat(d.phase()).isEqualTo(GatePhase.TimedOut);
+    assertThat(d.message()).contains("held by onTimeout Hold: 2 of 2 canary pods c1 are injected");
+  }
+
+  /** Issue 13 item 12: a sampled coverage releases only when its 95% lower bound reaches it. */
+  @Test
+  void sampledCoverageReleasesOnlyWhenItsLowerBoundReachesTheMinimum() {
+    Decision near = decide(newSchema(new Coverage(830, 50_000, 1024)), Duration.ofSeconds(5));
+    assertThat(near).as("81%% of the sample, lower bound under 80%%")
+        .isInstanceOf(Decision.Hold.class);
+    assertThat(near.message()).contains("~40,527/50,000 keys (830 of 1,024 sampled ids present)");
+    Decision above = decide(newSchema(new Coverage(860, 50_000, 1024)), Duration.ofSeconds(5));
+    assertThat(above).isInstanceOf(Decision.Release.class);
+    assertThat(above.message()).contains("coverage 83.9% (~41,992/50,000 keys (860 of 1,024 "
+        + "sampled ids present)) of 80% needed");
+    assertThat(decide(newSchema(new Coverage(8, 10, 10)), Duration.ZERO))
+        .as("every id checked: exact").isInstanceOf(Decision.Release.class);
+  }
+
+  /** Issue 13 item 3: L2 unreachable, no agent, several schema hashes held past maxWait. */
+  @ParameterizedTest
+  @EnumSource(TimeoutAction.class)
+  void everyUnknownStateEndsAtMaxWaitWithOnTimeout(TimeoutAction action) {
+    WarmupSpec spec = spec();
+    spec.setOnTimeout(action);
+    Map<String, GateInputs.Observed> unknown = Map.of(
+        "L2Unreachable", GateInputs.Observed.unreachable("Connection refused"),
+        "AgentNotInjected", seen(Set.of(), Set.of("aaa"), null, null, null),
+        "AmbiguousSchemaHash", seen(Set.of("bbb", "ccc"), Set.of("aaa"), null, null, null));
+    unknown.forEach((reason, seen) -> {
+      Decision before = decide(held(), spec, null, seen, Duration.ofMinutes(10).minusSeconds(1));
+      assertThat(before).as(reason).isInstanceOf(Decision.Hold.class);
+      assertThat(before.reason()).isEqualTo(reason);
+
+      Decision after = decide(held(), spec, null, seen, Duration.ofMinutes(10));
+      assertThat(after.phase()).as(reason).isEqualTo(GatePhase.TimedOut);
+      assertThat(after.reason()).isEqualTo("TimedOut");
+      assertThat(after.message()).contains("onTimeout " + action).contains("10m")
+          .contains("coverage unknown");
+      switch (action) {
+        case Hold -> assertThat(after).isInstanceOf(Decision.Hold.class);
+        case Promote -> assertThat(after).isInstanceOf(Decision.Release.class);
+        case Abort -> assertThat(after).isInstanceOf(Decision.Abort.class);
+      }
+    });
+    assertThat(decide(held(), spec, null, GateInputs.Observed.unreachable("Connection refused"),
+        Duration.ofMinutes(10)).message()).contains("Valkey cannot be read (Connection refused)");
+  }
+
+  @Test
+  void noAgentPastAShortMaxWaitStillWaitsOutTheGrace() {
+    WarmupSpec spec = spec();
+    spec.setMaxWait("10s");
+    spec.setOnTimeout(TimeoutAction.Promote);
+    GateInputs.Observed none = seen(Set.of(), Set.of("aaa"), null, null, null);
+    assertThat(decide(held(), spec, null, none, Duration.ofSeconds(20)).reason())
+        .isEqualTo("WaitingForAgents");
+    assertThat(decide(held(), spec, null, none, Duration.ofSeconds(30)))
+        .isInstanceOf(Decision.Release.class);
   }
 
   @Test

@@ -64,14 +64,14 @@ class MalformedValkeyIT {
         "hash-as-object", "{\"podTemplateHash\":{\"a\":1},\"schemaHash\":\"eee\",\"expiresAt\":"
             + later + "}"));
 
-    assertThat(AgentRegistry.live(r, keys, now)).containsExactly(new Agent("good", "c1", "bbb", later));
+    assertThat(AgentRegistry.live(r, keys, "ns", now)).containsExactly(new Agent("good", null, "c1", "bbb", later));
   }
 
   @Test
   void registryOfTheWrongTypeFailsTheReadSoTheGateHolds() {
     r.set(keys.agents(), "garbage");
 
-    assertThatThrownBy(() -> AgentRegistry.live(r, keys, now)).isInstanceOf(RedisException.class)
+    assertThatThrownBy(() -> AgentRegistry.live(r, keys, "ns", now)).isInstanceOf(RedisException.class)
         .hasMessageStartingWith("key {wg:deals}:agents holds a value of another type than "
             + "docs/valkey-layout.md gives it (WRONGTYPE");
   }

@@ -5,8 +5,12 @@ import static org.assertj.core.groups.Tuple.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.operator.WarmgateOperator;
+import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.NamespaceRole;
@@ -77,7 +81,7 @@ class RolloutGateIT {
   @BeforeEach
   void namespace() {
     ns = api.newNamespace("gate");
-    agents = new FakeAgents(redis.uri(), ns);
+    agents = new FakeAgents(redis.uri(), ns, ns);
     argo = new FakeArgo(client, ns, "app");
     policy = new GatePolicy(client, ns, redis.host() + ":" + redis.port());
   }
@@ -146,38 +150,215 @@ class RolloutGateIT {
     awaitEventOnBoth("CoverageReached", "released after");
   }
 
+  /** Issue 13 item 5: Warmed names its canary and does not outlive it. */
   @Test
-  void canaryWithoutAgentsIsHeldAsAgentNotInjected() {
+  void warmedNamesItsCanaryAndANewRevisionResetsIt() {
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now());
+    agents.register("app-stable-1", STABLE, "aaa111");
+    agents.register("app-canary-1", CANARY, "bbb222");
+    agents.writeValues("bbb222", agents.hotSet(10));
+    policy.create(w -> { });
+
+    awaitReleased();
+    GateStatus released = policy.awaitPhase(GatePhase.Promoted);
+    assertThat(released.getReleasedCoverage()).isEqualTo(100.0);
+    assertThat(released.getRolloutGeneration())
+        .isEqualTo(argo.rollout().getMetadata().getGeneration());
+    Condition warmed =
+        policies.awaitCondition(ns, "deals", Conditions.WARMED, "True", "CoverageReached");
+    assertThat(warmed.getMessage()).startsWith("canary " + CANARY + ": released after")
+        .contains("coverage 100.0% (10/10 keys) of 80% needed");
+    awaitEventOnBoth("CoverageReached", "coverage 100.0% (10/10 keys) of 80% needed");
+
+    // Argo finishes the rollout: the canary is stable, Warmed still speaks about it.
+    long generation = argo.rollout().getMetadata().getGeneration();
+    argo.setStatus(statusOf(CANARY, CANARY, 2, generation));
+    policy.awaitPhase(GatePhase.Promoted);
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).untilAsserted(() ->
+        assertThat(policies.condition(ns, "deals", Conditions.WARMED).orElseThrow().getStatus())
+            .isEqualTo("True"));
+
+    // A new revision: before Argo observes it, Warmed is no longer True.
+    client.genericKubernetesResources(RolloutPatcher.API_VERSION, RolloutPatcher.KIND)
+        .inNamespace(ns).withName("app").edit(r -> {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+          spec.put("minReadySeconds", 1);
+          return r;
+        });
+    assertThat(argo.rollout().getMetadata().getGeneration()).isGreaterThan(generation);
+    Condition pending = policies.awaitCondition(ns, "deals", Conditions.WARMED, "Unknown",
+        "RevisionPending");
+    assertThat(pending.getMessage()).contains("not observed by Argo Rollouts yet");
+
+    // Argo starts the new canary: the gate status names it, Warmed stays not True.
+    String next = "9a8b7c6d5";
+    argo.setStatus(statusOf(next, CANARY, 0, argo.rollout().getMetadata().getGeneration()));
+    policies.awaitCondition(ns, "deals", Conditions.WARMED, "Unknown", "BeforeGateStep");
+    await().atMost(Policies.WITHIN).untilAsserted(() -> {
+      assertThat(policy.gate().getCanaryPodHash()).isEqualTo(next);
+      assertThat(policy.gate().getReleasedCoverage()).isNull();
+    });
+  }
+
+  private static Map<String, Object> statusOf(String current, String stable, int step,
+      long observedGeneration) {
+    Map<String, Object> status = new java.util.HashMap<>();
+    status.put("currentPodHash", current);
+    status.put("stableRS", stable);
+    status.put("currentStepIndex", step);
+    status.put("pauseConditions", null);
+    status.put("observedGeneration", String.valueOf(observedGeneration));
+    return status;
+  }
+
+  /**
+   * Issue 13 items 6 and 10: a finalizer only while a canary is held; deleting the policy then
+   * leaves the canary held, with an annotation and an Event on the Rollout saying what to do.
+   */
+  @Test
+  void deletingAPolicyThatHoldsACanaryLeavesItHeldAndSaysWhatToDo() {
+    policies.rollout(ns, "app");
+    agents.register("app-stable-1", STABLE, "aaa111");
+    argo.setStatus(Map.of("currentPodHash", STABLE, "stableRS", STABLE, "currentStepIndex", 2));
+    policy.create(w -> { });
+    policy.awaitPhase(GatePhase.Idle);
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).untilAsserted(() ->
+        assertThat(policies.get(ns, "deals").getMetadata().getFinalizers()).isNullOrEmpty());
+
+    argo.holdAtGate(Instant.now());
+    agents.register("app-canary-1", CANARY, "bbb222");
+    agents.hotSet(10);
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(policies.get(ns, "deals").getMetadata().getFinalizers())
+            .containsExactly("warmgate.io/held-canary"));
+
+    client.resources(io.warmgate.operator.model.CachePolicy.class).inNamespace(ns)
+        .withName("deals").delete();
+
+    await().atMost(Policies.WITHIN).until(() -> policies.get(ns, "deals") == null);
+    assertThat(argo.status().get("pauseConditions")).as("still held").isNotNull();
+    assertThat(argo.rollout().getMetadata().getAnnotations())
+        .hasEntrySatisfying("warmgate.io/gate-deleted", text -> assertThat(text)
+            .contains("CachePolicy " + ns + "/deals was deleted")
+            .contains("while holding canary " + CANARY)
+            .contains("kubectl argo rollouts promote app -n " + ns)
+            .contains("kubectl argo rollouts abort app -n " + ns));
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(eventsOn("Rollout", "app")).anySatisfy(e -> {
+          assertThat(e.getReason()).isEqualTo("CachePolicyDeleted");
+          assertThat(e.getType()).isEqualTo("Warning");
+          assertThat(e.getMessage()).contains("kubectl argo rollouts promote app");
+        }));
+    assertStillHeldFor(Duration.ofSeconds(2));
+
+    // A new policy gates the Rollout again: the annotation goes.
+    policy.create(w -> { });
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(argo.rollout().getMetadata().getAnnotations())
+            .doesNotContainKey("warmgate.io/gate-deleted"));
+  }
+
+  /** Issue 13 item 4: two policies on one Rollout; the older gates it, the newer does not act. */
+  @Test
+  void aSecondPolicyOnTheSameRolloutIsAConflictAndDoesNotAct() {
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now());
+    agents.register("app-stable-1", STABLE, "aaa111");
+    agents.register("app-canary-1", CANARY, "bbb222");
+    List<String> hot = agents.hotSet(10);
+    policy.create(w -> { });
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
+    policies.awaitCondition(ns, "deals", Conditions.CONFLICT, "False", "SolePolicy");
+
+    policies.policy(ns, "deals-newer", io.warmgate.operator.model.TargetKind.Rollout, "app",
+        redis.host() + ":" + redis.port(), null);
+
+    Condition conflict = policies.awaitCondition(ns, "deals-newer", Conditions.CONFLICT, "True",
+        "GatedByAnotherPolicy");
+    assertThat(conflict.getMessage()).contains("CachePolicy " + ns + "/deals targets Rollout "
+        + ns + "/app too and is older");
+    policies.awaitCondition(ns, "deals-newer", Conditions.ROLLOUT_HELD, "False",
+        "GatedByAnotherPolicy");
+    assertThat(policies.get(ns, "deals-newer").getStatus().getGate()).isNull();
+    policies.awaitCondition(ns, "deals", Conditions.CONFLICT, "False", "SolePolicy");
+
+    agents.writeValues("bbb222", hot);
+    awaitReleased();
+    policy.awaitPhase(GatePhase.Promoted);
+    assertThat(eventsOn("Rollout", "app")).filteredOn(e -> "CoverageReached".equals(e.getReason()))
+        .hasSize(1);
+  }
+
+  /** Issue 13 item 11: the canary's pods tell "not injected" from "starting" from "failing". */
+  @Test
+  void canaryWithoutAgentsSaysWhyFromItsPods() {
     policies.rollout(ns, "app");
     argo.holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
     agents.register("app-stable-1", STABLE, "aaa111");
+    canaryPod("app-canary-plain", false);
 
     policy.create(w -> w.setOnTimeout(TimeoutAction.Promote));
 
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "AgentNotInjected");
-    awaitEventOnBoth("AgentNotInjected", "no agent registered for canary pods " + CANARY);
+    awaitEventOnBoth("AgentNotInjected", "none of the 1 canary pods " + CANARY
+        + " has the WARMGATE_* variables");
     assertThat(policy.gate().getPhase()).isEqualTo(GatePhase.Waiting);
-    assertStillHeldFor(Duration.ofSeconds(3));
-  }
 
-  @Test
-  void unreachableValkeyHoldsUntilItIsBack() {
-    policies.rollout(ns, "app");
-    argo.holdAtGate(Instant.now());
-    redis.stop();
+    client.pods().inNamespace(ns).withName("app-canary-plain").delete();
+    Pod injected = canaryPod("app-canary-1", true);
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "WaitingForAgents");
+    assertThat(policy.gate().getMessage()).contains("1 of 1 pods injected, none Ready yet");
 
-    policy.create(w -> { });
+    injected.setStatus(new PodStatusBuilder().addNewCondition().withType("Ready")
+        .withStatus("True").endCondition().build());
+    client.pods().inNamespace(ns).resource(injected).updateStatus();
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "AgentNotRegistered");
+    awaitEventOnBoth("AgentNotRegistered", "1 of 1 canary pods " + CANARY
+        + " are injected and Ready but no agent registered");
+    assertStillHeldFor(Duration.ofSeconds(2));
 
-    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "L2Unreachable");
-    awaitEventOnBoth("L2Unreachable", "Valkey cannot be read");
-    assertStillHeldFor(Duration.ofSeconds(3));
-
-    redis.start();
-    agents.register("app-stable-1", STABLE, "aaa111");
     agents.register("app-canary-1", CANARY, "aaa111");
-
     awaitReleased();
     policy.awaitPhase(GatePhase.Skipped);
+  }
+
+  /** A pod of the canary ReplicaSet, with the injected variables or without. */
+  Pod canaryPod(String name, boolean injected) {
+    PodBuilder pod = new PodBuilder().withNewMetadata().withName(name)
+        .addToLabels("app", "app").addToLabels("rollouts-pod-template-hash", CANARY)
+        .endMetadata().withNewSpec().addNewContainer().withName("app")
+        .withImage("registry.invalid/app:1").endContainer().endSpec();
+    if (injected) {
+      pod.editSpec().editFirstContainer().addNewEnv().withName("WARMGATE_CACHE_NAME")
+          .withValue(ns).endEnv().endContainer().endSpec();
+    }
+    return client.pods().inNamespace(ns).resource(pod.build()).create();
+  }
+
+  /** Issue 13 item 3: Valkey unreachable does not hold past maxWait. */
+  @Test
+  void unreachableValkeyPastMaxWaitAppliesOnTimeoutPromote() {
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
+    redis.stop();
+    try {
+      policy.create(w -> {
+        w.setMaxWait("1m");
+        w.setOnTimeout(TimeoutAction.Promote);
+      });
+
+      awaitReleased();
+      GateStatus gate = policy.awaitPhase(GatePhase.TimedOut);
+      assertThat(gate.getMessage()).contains("released by onTimeout Promote")
+          .contains("Valkey cannot be read");
+      policies.awaitCondition(ns, "deals", Conditions.WARMED, "False", "TimedOut");
+      awaitEventOnBoth("TimedOut", "released by onTimeout Promote: Valkey cannot be read");
+    } finally {
+      redis.start();
+    }
   }
 
   @Test

@@ -43,6 +43,26 @@ class ValkeyLayoutIT {
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }
 
+  /** Issue 13 item 4: two namespaces sharing one Valkey and one cache name. */
+  @Test
+  void registryKeepsEntriesOfThePolicysNamespaceAndThoseWithoutOne() {
+    Instant now = Instant.now();
+    long later = now.plusSeconds(15).toEpochMilli();
+    r.hset(keys.agents(), Map.of(
+        "staging-1", "{\"pod\":\"staging-1\",\"namespace\":\"staging\",\"podTemplateHash\":"
+            + "\"c1\",\"schemaHash\":\"bbb\",\"expiresAt\":" + later + "}",
+        "prod-1", "{\"pod\":\"prod-1\",\"namespace\":\"prod\",\"podTemplateHash\":\"c1\","
+            + "\"schemaHash\":\"ccc\",\"expiresAt\":" + later + "}",
+        "old-agent", "{\"pod\":\"old-agent\",\"podTemplateHash\":\"c1\",\"schemaHash\":"
+            + "\"bbb\",\"expiresAt\":" + later + "}"));
+
+    assertThat(AgentRegistry.live(r, keys, "staging", now)).containsExactlyInAnyOrder(
+        new Agent("staging-1", "staging", "c1", "bbb", later),
+        new Agent("old-agent", null, "c1", "bbb", later));
+    assertThat(AgentRegistry.live(r, keys, "prod", now)).extracting(Agent::pod)
+        .containsExactlyInAnyOrder("prod-1", "old-agent");
+  }
+
   @Test
   void registryKeepsLiveWellFormedEntriesOnly() {
     Instant now = Instant.now();
@@ -55,8 +75,46 @@ class ValkeyLayoutIT {
         "no-hash", "{\"pod\":\"no-hash\",\"schemaHash\":\"ddd\",\"expiresAt\":" + later + "}",
         "garbage", "not json"));
 
-    assertThat(AgentRegistry.live(r, keys, now))
-        .containsExactly(new Agent("live", "c1", "bbb", later));
+    assertThat(AgentRegistry.live(r, keys, "ns", now))
+        .containsExactly(new Agent("live", null, "c1", "bbb", later));
+  }
+
+  /**
+   * Issue 13 item 12: a large target costs at most COVERAGE_SAMPLE EXISTS per measurement, on
+   * the same sample every time, and estimates the share present within its stated bound.
+   */
+  @Test
+  void coverageOfALargeTargetChecksAFixedSampleOnly() {
+    List<String> ids = java.util.stream.IntStream.range(0, 50_000).mapToObj(i -> "id-" + i)
+        .toList();
+    Map<String, String> values = new java.util.HashMap<>();
+    for (int i = 0; i < 40_000; i++) {
+      values.put("wg:deals:bbb:id-" + i, "v");
+    }
+    r.mset(values);
+    NamespaceStats stats = new NamespaceStats(connection, keys, Duration.ofSeconds(5));
+
+    long before = existsCalls();
+    Coverage first = stats.coverage("bbb", ids);
+    assertThat(existsCalls() - before).isEqualTo(NamespaceStats.COVERAGE_SAMPLE);
+    assertThat(first.total()).isEqualTo(50_000);
+    assertThat(first.sampled()).isEqualTo(NamespaceStats.COVERAGE_SAMPLE);
+    assertThat(first.percent()).isBetween(75.0, 85.0);
+    assertThat(first.keys()).contains("/50,000 keys (").contains("of 1,024 sampled ids present");
+    assertThat(stats.coverage("bbb", ids)).as("the same sample every time").isEqualTo(first);
+    // 80% present: the lower bound keeps a sample near 80% from counting as 80% reached.
+    assertThat(first.reaches(70)).isTrue();
+    assertThat(first.reaches(90)).isFalse();
+    List<String> reversed = new java.util.ArrayList<>(ids);
+    java.util.Collections.reverse(reversed);
+    assertThat(NamespaceStats.sample("bbb", ids, 1024))
+        .isEqualTo(NamespaceStats.sample("bbb", reversed, 1024));
+  }
+
+  long existsCalls() {
+    return r.info("commandstats").lines().filter(l -> l.startsWith("cmdstat_exists:"))
+        .map(l -> Long.parseLong(l.replaceAll("^cmdstat_exists:calls=(\\d+),.*$", "$1")))
+        .findFirst().orElse(0L);
   }
 
   @Test

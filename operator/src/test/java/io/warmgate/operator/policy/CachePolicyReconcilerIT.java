@@ -20,6 +20,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -97,6 +99,34 @@ class CachePolicyReconcilerIT {
     policies.policy(ns, "deals", TargetKind.Rollout, "deal-service", valkey(), "valkey-auth");
 
     policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+  }
+
+  /** Issue 13 item 9: checked against the target Rollout's actual steps. */
+  @Test
+  void rolloutWithoutAnIndefinitePauseIsNoGateStepUntilOneIsAdded() {
+    policies.rollout(ns, "deal-service");
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+    setSteps(List.of(Map.of("setWeight", 20), Map.of("pause", Map.of("duration", "1m"))));
+
+    policies.policy(ns, "deals", TargetKind.Rollout, "deal-service", valkey(), "valkey-auth");
+
+    Condition ready = policies.awaitCondition(ns, "deals", Conditions.READY, "False",
+        "NoGateStep");
+    assertThat(ready.getMessage()).contains("Rollout " + ns + "/deal-service cannot be held")
+        .contains("pause: {}");
+
+    setSteps(List.of(Map.of("setWeight", 20), Map.of("pause", Map.of())));
+    policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+  }
+
+  @SuppressWarnings("unchecked")
+  private void setSteps(List<Map<String, Object>> steps) {
+    api.client().genericKubernetesResources("argoproj.io/v1alpha1", "Rollout").inNamespace(ns)
+        .withName("deal-service").edit(r -> {
+          Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+          spec.put("strategy", Map.of("canary", Map.of("steps", steps)));
+          return r;
+        });
   }
 
   @Test

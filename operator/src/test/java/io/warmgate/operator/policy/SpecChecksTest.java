@@ -6,6 +6,7 @@ import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.ValkeySpec;
+import io.warmgate.operator.model.WarmupMode;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -66,6 +67,47 @@ class SpecChecksTest {
     breakIt.accept(spec);
 
     assertThat(SpecChecks.problems(spec)).singleElement().asString().contains(field);
+  }
+
+  /** Issue 13 items 2 and 9: policies that can never warm a canary, as the CEL rules see them. */
+  @Test
+  void policiesThatCanNeverWarmNameTheFieldAndTheFix() {
+    assertThat(SpecChecks.cannotWork(minimal())).isEmpty();
+
+    CachePolicySpec slow = minimal();
+    slow.getWarmup().setMode(WarmupMode.Preload);
+    slow.getWarmup().setHotSetSize(50_000);
+    slow.getWarmup().setPreloadRate(100);
+    slow.getWarmup().setMaxWait("30m");
+    assertThat(SpecChecks.cannotWork(slow)).singleElement().asString()
+        .contains("hotSetSize 50,000 at warmup.preloadRate 100/s takes 400 s")
+        .contains("longer than spec.l2Ttl (4m)").contains("raise preloadRate or l2Ttl");
+    slow.getWarmup().setMode(WarmupMode.Organic);
+    assertThat(SpecChecks.cannotWork(slow)).isEmpty();
+
+    CachePolicySpec impatient = minimal();
+    impatient.getWarmup().setMode(WarmupMode.Preload);
+    impatient.getWarmup().setPreloadRate(100);
+    impatient.getWarmup().setMaxWait("1m");
+    assertThat(SpecChecks.cannotWork(impatient)).singleElement().asString()
+        .contains("takes 80 s").contains("longer than spec.warmup.maxWait (1m)");
+
+    CachePolicySpec big = minimal();
+    big.getWarmup().setHotSetSize(1_000_000);
+    assertThat(SpecChecks.cannotWork(big)).singleElement().asString()
+        .contains("hotSetSize 1,000,000 is more than the 50,000 hot ids an agent records");
+
+    CachePolicySpec twice = minimal();
+    twice.getValkey().setAddresses(List.of("valkey:6379", "valkey:6379"));
+    assertThat(SpecChecks.cannotWork(twice)).singleElement().asString()
+        .contains("spec.valkey.addresses lists valkey:6379 more than once");
+  }
+
+  @Test
+  void preloadSecondsRoundUp() {
+    assertThat(SpecChecks.preloadSeconds(10_000, 80, 500)).isEqualTo(16);
+    assertThat(SpecChecks.preloadSeconds(10_001, 80, 500)).isEqualTo(17);
+    assertThat(SpecChecks.preloadSeconds(10_000, 0, 500)).isZero();
   }
 
   @Test
