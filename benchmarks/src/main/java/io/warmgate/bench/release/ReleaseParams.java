@@ -13,7 +13,10 @@ import java.util.Locale;
  * @param rate fleet requests per second, spread evenly over the live pods
  * @param idsPerRequest deal ids per request, looked up with one {@code getAll} (an ad request
  *     considers several deals; the origin is asked once for a request's misses)
- * @param hotSetSize the policy's {@code warmup.hotSetSize}: the most hot ids the gate considers
+ * @param hotSetSize the policy's {@code warmup.hotSetSize}: the most hot ids the gate considers.
+ *     The CRD refuses a Preload of {@code minCoverage} % of it at {@code preloadRate} that takes
+ *     longer than {@code l2Ttl}, which compression shortens, hence 2,000 rather than the 10,000
+ *     default (the forecast keeps far fewer either way)
  * @param preloadRate the policy's {@code warmup.preloadRate}, ids/s (not compressed: it is what
  *     the origin tolerates)
  * @param timeFactor how many seconds of the real practice one second here stands for: TTLs,
@@ -26,11 +29,11 @@ record ReleaseParams(int agents, int deals, double skew, int rate, int idsPerReq
     int preloadRate, double timeFactor, double learnHalfLives, long seed) {
 
   static ReleaseParams full() {
-    return new ReleaseParams(8, 10_000, 1.1, 20, 10, 10_000, 500, 20, 2, 42);
+    return new ReleaseParams(8, 10_000, 1.1, 20, 10, 2_000, 500, 20, 2, 42);
   }
 
   static ReleaseParams quick() {
-    return new ReleaseParams(3, 2_000, 1.1, 10, 10, 10_000, 500, 30, 1, 42);
+    return new ReleaseParams(3, 2_000, 1.1, 10, 10, 2_000, 500, 30, 1, 42);
   }
 
   /** A duration of the real practice, compressed: {@code real / timeFactor}. */

@@ -147,7 +147,7 @@ public final class RolloutGate {
       try {
         String hotSet = observed.hotSet() == null ? null : observed.hotSet().describe();
         if (WarmJobs.open(valkey.sync(), keys, open.schemaHash(), open.target(), open.rate(),
-            hotSet, now)) {
+            hotSet, view.currentPodHash(), now)) {
           log.info("Opened the warm job of schema hash {} for Rollout {} ({} ids at {}/s; {})",
               open.schemaHash(), view.id(), open.target(), open.rate(), hotSet);
         }
@@ -248,6 +248,16 @@ public final class RolloutGate {
       String schema = canary.iterator().next();
       NamespaceStats stats = new NamespaceStats(valkey, keys, READ_TIMEOUT);
       job = WarmJobs.read(valkey.sync(), keys, schema);
+      if (job != null && !Objects.equals(job.revision(), view.currentPodHash())) {
+        // A job of another canary revision with the same schema (a newer revision pushed, or
+        // an older job left over): its values may have expired; this canary gets a fresh one.
+        WarmJobs.discard(valkey.sync(), keys, schema);
+        job = null;
+      }
+      if (job != null) {
+        // While held, the agents keep the job's ids warm, so coverage does not decay.
+        WarmJobs.keepWarm(valkey.sync(), keys, schema, now);
+      }
       // With a warm job, the target is the hot set it snapshotted; without one, the live hot set:
       // the hottest ids expected to be read before a value written now expires.
       if (job != null) {

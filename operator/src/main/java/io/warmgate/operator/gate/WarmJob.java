@@ -10,9 +10,17 @@ package io.warmgate.operator.gate;
  * @param message the preloading agent's last message, or null
  * @param hotSet how the operator chose the ids when it opened the job (such as {@code hot set:
  *     2,345 of 10,000 tracked ids expected to be read within l2Ttl 4m}), or null
+ * @param revision the canary pod-template hash the job was opened for, or null (a job opened by
+ *     an operator that did not record it)
  */
 public record WarmJob(String state, long target, long filled, long errors, String message,
-    String hotSet) {
+    String hotSet, String revision) {
+
+  /** A job as an operator that records no revision reads it. */
+  public WarmJob(String state, long target, long filled, long errors, String message,
+      String hotSet) {
+    this(state, target, filled, errors, message, hotSet, null);
+  }
 
   /** Longest state or message text a summary quotes (summaries end up in status and Events). */
   static final int MAX_TEXT = 200;

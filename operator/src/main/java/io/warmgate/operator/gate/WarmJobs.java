@@ -22,8 +22,15 @@ final class WarmJobs {
   /** Ids per origin batch the preloading agent loads, at most. */
   static final int MAX_BATCH_SIZE = 200;
 
+  /**
+   * How long one renewal of {@code keepWarmUntil} lets the agent keep the job's keys warm: the
+   * gate renews it at every pass while it holds the canary, so keep-warm ends within this long
+   * after the hold does.
+   */
+  static final Duration KEEP_WARM = Duration.ofMinutes(2);
+
   // KEYS: job, ids, hot. ARGV: target, rate, batchSize, now (epoch ms), expiry (ms), hot-set
-  // description.
+  // description, revision (canary pod-template hash).
   private static final String OPEN = """
       if redis.call('EXISTS', KEYS[1]) == 1 then
         return 0
@@ -39,11 +46,21 @@ final class WarmJobs {
       redis.call('HSET', KEYS[1], 'target', #ids, 'rate', ARGV[2], 'batchSize', ARGV[3],
         'state', 'Open', 'filled', 0, 'errors', 0, 'cursor', 0,
         'createdAt', ARGV[4], 'updatedAt', ARGV[4],
-        'message', 'opened by the warmgate operator', 'hotSet', ARGV[6])
+        'message', 'opened by the warmgate operator', 'hotSet', ARGV[6], 'revision', ARGV[7],
+        'keepWarmUntil', tonumber(ARGV[4]) + tonumber(ARGV[8]))
       redis.call('PEXPIRE', KEYS[1], ARGV[5])
       if #ids > 0 then
         redis.call('PEXPIRE', KEYS[2], ARGV[5])
       end
+      return 1
+      """;
+
+  // KEYS: job. ARGV: keepWarmUntil (epoch ms). Only an existing job: never creates a bare hash.
+  private static final String KEEP_WARM_SCRIPT = """
+      if redis.call('EXISTS', KEYS[1]) == 0 then
+        return 0
+      end
+      redis.call('HSET', KEYS[1], 'keepWarmUntil', ARGV[1])
       return 1
       """;
 
@@ -62,7 +79,7 @@ final class WarmJobs {
     }
     return new WarmJob(job.getOrDefault("state", "Open"), number(job.get("target")),
         number(job.get("filled")), number(job.get("errors")), job.get("message"),
-        job.get("hotSet"));
+        job.get("hotSet"), job.get("revision"));
   }
 
   /**
@@ -75,13 +92,32 @@ final class WarmJobs {
    * @throws io.lettuce.core.RedisException if Valkey cannot be written
    */
   static boolean open(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash,
-      int target, int rate, String hotSet, Instant now) {
+      int target, int rate, String hotSet, String revision, Instant now) {
     Long created = valkey.eval(OPEN, ScriptOutputType.INTEGER,
         new String[] {keys.warmJob(schemaHash), keys.warmIds(schemaHash), keys.hot()},
         String.valueOf(target), String.valueOf(rate),
         String.valueOf(Math.min(MAX_BATCH_SIZE, rate)), String.valueOf(now.toEpochMilli()),
-        String.valueOf(EXPIRY.toMillis()), hotSet == null ? "" : hotSet);
+        String.valueOf(EXPIRY.toMillis()), hotSet == null ? "" : hotSet,
+        revision == null ? "" : revision, String.valueOf(KEEP_WARM.toMillis()));
     return created != null && created == 1L;
+  }
+
+  /**
+   * Removes the job of namespace {@code schemaHash} and its id list (not the agent's lock: an
+   * agent still working it stops at its next write), so that the next pass opens a fresh one.
+   */
+  static void discard(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash) {
+    valkey.del(keys.warmJob(schemaHash), keys.warmIds(schemaHash));
+  }
+
+  /**
+   * Asks the agents to keep the job's ids warm until {@code now} + {@link #KEEP_WARM}, if the job
+   * exists: the gate calls it at every pass while it holds the canary.
+   */
+  static void keepWarm(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash,
+      Instant now) {
+    valkey.eval(KEEP_WARM_SCRIPT, ScriptOutputType.INTEGER, new String[] {keys.warmJob(schemaHash)},
+        String.valueOf(now.plus(KEEP_WARM).toEpochMilli()));
   }
 
   /** A counter read from Valkey: absent, negative or malformed (an agent's bug) reads as 0. */

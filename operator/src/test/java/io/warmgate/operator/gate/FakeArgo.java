@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.warmgate.testing.ArgoRollouts;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -43,14 +44,14 @@ public final class FakeArgo {
   }
 
   void setStatus(Map<String, Object> status) {
-    client.genericKubernetesResources(RolloutPatcher.API_VERSION, RolloutPatcher.KIND)
+    client.genericKubernetesResources(ArgoRollouts.ROLLOUTS)
         .inNamespace(namespace).withName(name).subresource("status")
         .patch(PatchContext.of(PatchType.JSON_MERGE),
             Serialization.asJson(Map.of("status", status)));
   }
 
   GenericKubernetesResource rollout() {
-    return client.genericKubernetesResources(RolloutPatcher.API_VERSION, RolloutPatcher.KIND)
+    return client.genericKubernetesResources(ArgoRollouts.ROLLOUTS)
         .inNamespace(namespace).withName(name).get();
   }
 

@@ -140,7 +140,7 @@ class HotSetForecastIT {
     assertThat(decision).isInstanceOf(Decision.OpenWarmJob.class);
     Decision.OpenWarmJob open = (Decision.OpenWarmJob) decision;
     assertThat(WarmJobs.open(r, keys, open.schemaHash(), open.target(), open.rate(),
-        cut.describe(), now)).isTrue();
+        cut.describe(), "7d9f8b6c5", now)).isTrue();
 
     assertThat(r.lrange(keys.warmIds("bbb"), 0, -1)).isEqualTo(cut.ids());
     WarmJob job = WarmJobs.read(r, keys, "bbb");

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.warmgate.testing.ArgoRollouts;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,8 +40,10 @@ final class RolloutChanges implements Watcher<GenericKubernetesResource>, AutoCl
   static RolloutChanges watch(KubernetesClient client, String namespace, String name,
       DoubleSupplier coverage) {
     RolloutChanges changes = new RolloutChanges(coverage);
-    changes.watch = client.genericKubernetesResources(RolloutPatcher.API_VERSION,
-        RolloutPatcher.KIND).inNamespace(namespace).withName(name).watch(changes);
+    // By its resource definition, not apiVersion and kind: those need the client's discovery,
+    // which may not know a CRD installed a moment ago.
+    changes.watch = client.genericKubernetesResources(ArgoRollouts.ROLLOUTS).inNamespace(namespace)
+        .withName(name).watch(changes);
     return changes;
   }
 

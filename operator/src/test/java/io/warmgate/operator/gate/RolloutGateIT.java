@@ -20,6 +20,7 @@ import io.warmgate.operator.model.WarmupMode;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
+import io.warmgate.testing.ArgoRollouts;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
@@ -180,7 +181,7 @@ class RolloutGateIT {
             .isEqualTo("True"));
 
     // A new revision: before Argo observes it, Warmed is no longer True.
-    client.genericKubernetesResources(RolloutPatcher.API_VERSION, RolloutPatcher.KIND)
+    client.genericKubernetesResources(ArgoRollouts.ROLLOUTS)
         .inNamespace(ns).withName("app").edit(r -> {
           @SuppressWarnings("unchecked")
           Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
@@ -452,6 +453,11 @@ class RolloutGateIT {
         assertThat(policy.gate().getMessage()).contains("warm job Running 10/20 loaded"));
     assertThat(agents.warmJob("bbb222")).containsEntry("filled", "10");
     assertStillHeldFor(Duration.ofSeconds(2));
+    // While held, the gate keeps asking the agents to keep the job's ids warm.
+    assertThat(agents.warmJob("bbb222")).containsEntry("revision", CANARY);
+    long keepWarm = Long.parseLong(agents.warmJob("bbb222").get("keepWarmUntil"));
+    await().atMost(Policies.WITHIN).until(() ->
+        Long.parseLong(agents.warmJob("bbb222").get("keepWarmUntil")) > keepWarm);
 
     agents.updateWarmJob("bbb222", Map.of("state", "Done", "filled", "20", "cursor", "20"));
     agents.writeValues("bbb222", hot.subList(10, 20));
@@ -459,6 +465,30 @@ class RolloutGateIT {
     policy.awaitPhase(GatePhase.Promoted);
     assertThat(agents.warmJob("bbb222")).containsEntry("state", "Done")
         .containsEntry("filled", "20");
+  }
+
+  @Test
+  void aWarmJobOfAnotherRevisionIsReplacedByAFreshOne() {
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now());
+    agents.register("app-stable-1", STABLE, "aaa111");
+    agents.register("app-canary-1", CANARY, "bbb222");
+    List<String> hot = agents.hotSet(30);
+    // An earlier canary revision with the same schema finished its job; its values may be gone.
+    agents.updateWarmJob("bbb222", Map.of("state", "Done", "target", "20", "filled", "20",
+        "cursor", "20", "rate", "50", "batchSize", "20", "revision", "0ld0ld0ld"));
+
+    policy.create(w -> {
+      w.setMode(WarmupMode.Preload);
+      w.setHotSetSize(20);
+      w.setPreloadRate(50);
+    });
+
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(agents.warmJob("bbb222"))
+        .containsEntry("revision", CANARY).containsEntry("state", "Open")
+        .containsEntry("filled", "0"));
+    assertThat(agents.warmIds("bbb222")).containsExactlyElementsOf(hot.subList(0, 20));
+    assertStillHeldFor(Duration.ofSeconds(2));
   }
 
   @Test

@@ -197,37 +197,61 @@ class ValkeyLayoutIT {
     }
     Instant now = Instant.ofEpochMilli(1_700_000_000_000L);
 
-    assertThat(WarmJobs.open(r, keys, "bbb", 2000, 300, "hot set: chosen so", now)).isTrue();
+    assertThat(WarmJobs.open(r, keys, "bbb", 2000, 300, "hot set: chosen so", "7d9f8b6c5", now))
+        .isTrue();
 
     assertThat(r.hgetall(keys.warmJob("bbb"))).containsAllEntriesOf(Map.of("target", "2000",
         "rate", "300", "batchSize", "200", "state", "Open", "filled", "0", "errors", "0",
-        "cursor", "0", "createdAt", "1700000000000", "updatedAt", "1700000000000"));
+        "cursor", "0", "createdAt", "1700000000000", "updatedAt", "1700000000000"))
+        .containsEntry("revision", "7d9f8b6c5")
+        .containsEntry("keepWarmUntil", Long.toString(now.plus(WarmJobs.KEEP_WARM).toEpochMilli()));
     List<String> ids = r.lrange(keys.warmIds("bbb"), 0, -1);
     assertThat(ids).hasSize(2000).startsWith("id-2499", "id-2498").endsWith("id-500");
     assertThat(r.pttl(keys.warmJob("bbb"))).isPositive();
     assertThat(r.pttl(keys.warmIds("bbb"))).isPositive();
     assertThat(WarmJobs.read(r, keys, "bbb"))
         .isEqualTo(new WarmJob("Open", 2000, 0, 0, "opened by the warmgate operator",
-            "hot set: chosen so"));
+            "hot set: chosen so", "7d9f8b6c5"));
 
     r.hset(keys.warmJob("bbb"), Map.of("state", "Done", "filled", "1990", "errors", "10",
         "cursor", "2000"));
-    assertThat(WarmJobs.open(r, keys, "bbb", 5000, 10, null, now.plusSeconds(60))).isFalse();
+    assertThat(WarmJobs.open(r, keys, "bbb", 5000, 10, null, "7d9f8b6c5", now.plusSeconds(60)))
+        .isFalse();
     assertThat(r.hgetall(keys.warmJob("bbb"))).containsEntry("state", "Done")
         .containsEntry("filled", "1990").containsEntry("target", "2000");
     assertThat(r.llen(keys.warmIds("bbb"))).isEqualTo(2000);
   }
 
   @Test
+  void keepWarmRenewsOnlyAnExistingJobAndDiscardLeavesTheAgentsLock() {
+    Instant now = Instant.ofEpochMilli(1_700_000_000_000L);
+    WarmJobs.keepWarm(r, keys, "none", now);
+    assertThat(r.exists(keys.warmJob("none"))).as("keep-warm never creates a job").isZero();
+
+    r.zadd(keys.hot(), 1, "a");
+    assertThat(WarmJobs.open(r, keys, "bbb", 1, 100, null, "rev-1", now)).isTrue();
+    WarmJobs.keepWarm(r, keys, "bbb", now.plusSeconds(30));
+    assertThat(r.hget(keys.warmJob("bbb"), "keepWarmUntil"))
+        .isEqualTo(Long.toString(now.plusSeconds(30).plus(WarmJobs.KEEP_WARM).toEpochMilli()));
+
+    r.set(keys.warmJob("bbb") + ":lock", "pod-1/token");
+    WarmJobs.discard(r, keys, "bbb");
+    assertThat(r.exists(keys.warmJob("bbb"), keys.warmIds("bbb"))).isZero();
+    assertThat(r.get(keys.warmJob("bbb") + ":lock")).isEqualTo("pod-1/token");
+    assertThat(WarmJobs.open(r, keys, "bbb", 1, 100, null, "rev-2", now)).isTrue();
+    assertThat(WarmJobs.read(r, keys, "bbb").revision()).isEqualTo("rev-2");
+  }
+
+  @Test
   void warmJobForAnEmptyHotSetHasNothingToLoad() {
-    assertThat(WarmJobs.open(r, keys, "bbb", 100, 500, null, Instant.now())).isTrue();
+    assertThat(WarmJobs.open(r, keys, "bbb", 100, 500, null, "rev", Instant.now())).isTrue();
     assertThat(WarmJobs.read(r, keys, "bbb").target()).isZero();
     assertThat(r.exists(keys.warmIds("bbb"))).isZero();
     assertThat(WarmJobs.read(r, keys, "bbb").hotSetText()).isNull();
 
     // A target of 0 (nothing expected to be read) snapshots nothing, not the whole set.
     r.zadd(keys.hot(), 1, "a");
-    assertThat(WarmJobs.open(r, keys, "ccc", 0, 500, null, Instant.now())).isTrue();
+    assertThat(WarmJobs.open(r, keys, "ccc", 0, 500, null, "rev", Instant.now())).isTrue();
     assertThat(WarmJobs.read(r, keys, "ccc").target()).isZero();
     assertThat(r.exists(keys.warmIds("ccc"))).isZero();
     assertThat(WarmJobs.read(r, keys, "none")).isNull();
