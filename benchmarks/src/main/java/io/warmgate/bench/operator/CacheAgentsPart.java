@@ -42,12 +42,15 @@ final class CacheAgentsPart implements AutoCloseable {
     values = client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
   }
 
-  /** Heartbeats {@code count} agents of ReplicaSet {@code podHash} reading {@code schemaHash}. */
-  void register(String cache, String podHash, String schemaHash, int count) {
+  /**
+   * Heartbeats {@code count} agents of ReplicaSet {@code podHash} in {@code namespace} reading
+   * {@code schemaHash} (the gate only counts agents of its policy's namespace).
+   */
+  void register(String namespace, String cache, String podHash, String schemaHash, int count) {
     KeySpace keys = new KeySpace(cache, schemaHash);
     long now = System.currentTimeMillis();
     for (int i = 0; i < count; i++) {
-      AgentInfo agent = new AgentInfo(cache + "-" + podHash + "-" + i, "bench", podHash,
+      AgentInfo agent = new AgentInfo(cache + "-" + podHash + "-" + i, namespace, podHash,
           schemaHash, "bench", now, 0);
       new AgentRegistry(strings, keys, agent, InstantSource.system()).heartbeat();
     }

@@ -78,8 +78,8 @@ final class GateBench {
   private long warmCriterionToRelease(CacheAgentsPart agents, String name) {
     argo.create(NAMESPACE, name, settings.pods());
     argo.canaryAtGate(NAMESPACE, name, Instant.now());
-    agents.register(name, STABLE_POD_HASH, STABLE_SCHEMA, settings.pods());
-    agents.register(name, CANARY_POD_HASH, CANARY_SCHEMA, settings.canaryPods());
+    agents.register(NAMESPACE, name, STABLE_POD_HASH, STABLE_SCHEMA, settings.pods());
+    agents.register(NAMESPACE, name, CANARY_POD_HASH, CANARY_SCHEMA, settings.canaryPods());
     List<String> hot = agents.hotSet(name, settings.hotSetSize());
     int needed = (int) Math.ceil(settings.hotSetSize() * settings.minCoverage() / 100.0);
     agents.fill(name, CANARY_SCHEMA, hot.subList(0, needed - 1));
@@ -113,8 +113,8 @@ final class GateBench {
   private long gateToSkip(CacheAgentsPart agents, String name) {
     argo.create(NAMESPACE, name, settings.pods());
     argo.canaryBeforeGate(NAMESPACE, name);
-    agents.register(name, STABLE_POD_HASH, STABLE_SCHEMA, settings.pods());
-    agents.register(name, CANARY_POD_HASH, STABLE_SCHEMA, settings.canaryPods());
+    agents.register(NAMESPACE, name, STABLE_POD_HASH, STABLE_SCHEMA, settings.pods());
+    agents.register(NAMESPACE, name, CANARY_POD_HASH, STABLE_SCHEMA, settings.canaryPods());
     policies.create(NAMESPACE, name, name, w -> { });
     try {
       awaitPhase(name, GatePhase.Waiting);

@@ -388,6 +388,12 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   @Override
   public ErrorStatusUpdateControl<CachePolicy> updateErrorStatus(CachePolicy policy,
       Context<CachePolicy> context, Exception e) {
+    if (e instanceof KubernetesClientException k && k.getCode() == 404) {
+      // Deleted while this pass ran: nothing left to report on; the delete event follows.
+      log.debug("CachePolicy {}/{} was deleted during its reconcile",
+          policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
+      return ErrorStatusUpdateControl.noStatusUpdate();
+    }
     log.error("Reconciling CachePolicy {}/{} failed", policy.getMetadata().getNamespace(),
         policy.getMetadata().getName(), e);
     CachePolicyStatus status = copy(policy.getStatus());
