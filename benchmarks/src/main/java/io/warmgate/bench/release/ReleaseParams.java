@@ -29,7 +29,7 @@ record ReleaseParams(int agents, int deals, double skew, int rate, int idsPerReq
     int preloadRate, double timeFactor, double learnHalfLives, long seed) {
 
   static ReleaseParams full() {
-    return new ReleaseParams(8, 10_000, 1.1, 20, 10, 2_000, 500, 20, 2, 42);
+    return new ReleaseParams(8, 10_000, 1.1, 10, 10, 2_000, 500, 20, 2, 42);
   }
 
   static ReleaseParams quick() {

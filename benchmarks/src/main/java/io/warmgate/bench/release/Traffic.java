@@ -117,8 +117,9 @@ final class Traffic implements AutoCloseable {
     running = false;
     dispatcher.join();
     workers.shutdown();
-    if (!workers.awaitTermination(2, TimeUnit.MINUTES)) {
-      throw new IllegalStateException("lookups still running 2 minutes after the traffic stopped");
+    if (!workers.awaitTermination(10, TimeUnit.MINUTES)) {
+      throw new IllegalStateException("requests still running 10 minutes after the traffic "
+          + "stopped: the origin fell that far behind; lower --release-rate");
     }
   }
 
