@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs warmgate's benchmarks and writes benchmarks/target/bench/report.md (+ JSON per part):
 # JMH data path, fleet cold start, expiry stampede, preload, release, rollout gate and operator footprint,
-# each beside its baseline from the same run. About 15 minutes on 2 cores.
+# each beside its baseline from the same run. More than half an hour on 2 cores (the release part keeps
+# the Spanner emulator busy at its full size; --release-rate and --release-deals scale it down).
 # Settings: BENCH_QUICK=1 for a short smoke run (CI); BENCH_OUT (default benchmarks/target/bench);
 # BENCH_GATE_E2E=0 skips the gate timings on the whole stack (GateTimingE2E, run first otherwise).
 # Arguments go to the runner: --only jmh,fleet,release,operator, the fleet's --agents K --deals N
