@@ -96,8 +96,6 @@ class BenchSmokeIT {
     // gate released the rollout once coverage was reached, not at maxWait.
     assertThat(cell("(e) warmgate Preload", 4)).as("preloaded ids").isPositive();
     assertThat(row("(e) warmgate Preload")).contains("Promoted after");
-    // Every preloaded id counts in the union, so it can never be smaller than the preload.
-    assertThat(cell("(e) warmgate Preload", 2)).isGreaterThanOrEqualTo(cell("(e) warmgate Preload", 4));
   }
 
   private static double readsPerDistinctKey(String fleet) {
