@@ -35,7 +35,7 @@ class WarmGateConfigTest {
     assertThat(c.negativeTtl()).as("unset: tiers use their own TTLs").isEmpty();
     assertThat(c.refreshAhead()).isEqualTo(Duration.ofSeconds(60));
     assertThat(c.lockTtl()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(c.fillWait()).isEqualTo(Duration.ofMillis(250));
+    assertThat(c.fillWait()).isEqualTo(Duration.ofSeconds(2));
     assertThat(c.l2Timeout()).isEqualTo(Duration.ofMillis(20));
     assertThat(c.maxStaleness()).isEqualTo(Duration.ofMinutes(5));
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(5));
