@@ -81,7 +81,7 @@ class BadInputReconcileIT {
     agents.register("app-canary-1", CANARY, "bbb222");
     hot = agents.hotSet(100);
     agents.writeValues("bbb222", hot.subList(0, 50));
-    policies.policy(ns, "deals", TargetKind.Rollout, "app", valkey(), null);
+    policies.policy(ns, "deals", "deals", TargetKind.Rollout, "app", valkey(), null);
     policies.deployment(ns, "web");
     policies.policy(ns, "web", TargetKind.Deployment, "web", valkey(), null);
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
