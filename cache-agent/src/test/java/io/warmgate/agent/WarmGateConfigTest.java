@@ -129,8 +129,8 @@ class WarmGateConfigTest {
   void cacheNameThatCannotBeAKeyPartIsRefusedNamingTheVariable() {
     assertThatThrownBy(() -> WarmGateConfig.from(Map.of("WARMGATE_CACHE_NAME", "deals:v2")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("WARMGATE_CACHE_NAME='deals:v2' is invalid: expected 1-128 letters, digits, "
-            + "'-', '_' or '.', starting with a letter or digit");
+        .hasMessage("WARMGATE_CACHE_NAME='deals:v2' is invalid: expected 1-63 lowercase "
+            + "letters, digits or '-', starting and ending with a letter or digit");
   }
 
   @Test

@@ -274,7 +274,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     RolloutGate.Outcome outcome =
         gate.run(context.getClient(), policy, rollout, connection, problem);
     status.setGate(outcome.gate());
-    status.setNamespaces(outcome.namespaces());
+    status.setKeySpaces(outcome.keySpaces());
     if (outcome.warmed() != null) {
       conditions.set(status, generation, Conditions.WARMED, outcome.warmed().status(),
           outcome.warmed().reason(), outcome.warmed().message());

@@ -11,7 +11,7 @@ import io.warmgate.operator.gate.FakeArgo;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
-import io.warmgate.operator.model.SchemaNamespaceStatus;
+import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
@@ -152,8 +152,8 @@ class BadInputReconcileIT {
     await().atMost(Policies.WITHIN).untilAsserted(() -> {
       CachePolicy deals = policies.get(ns, "deals");
       assertThat(deals.getStatus().getGate().getPhase()).isEqualTo(GatePhase.Promoted);
-      assertThat(deals.getStatus().getNamespaces()).filteredOn(n -> "bbb222".equals(n.getSchemaHash()))
-          .extracting(SchemaNamespaceStatus::getKeys).containsExactly(0L);
+      assertThat(deals.getStatus().getKeySpaces()).filteredOn(n -> "bbb222".equals(n.getSchemaHash()))
+          .extracting(KeySpaceStatus::getKeys).containsExactly(0L);
     });
   }
 
