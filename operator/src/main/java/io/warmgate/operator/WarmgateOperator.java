@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -16,6 +17,9 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.warmgate.operator.inject.InjectionWebhook;
+import io.warmgate.operator.metrics.InformerTargets;
+import io.warmgate.operator.metrics.PolicyMetrics;
+import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.policy.CachePolicyReconciler;
 import io.warmgate.operator.valkey.ValkeyClients;
 import java.io.IOException;
@@ -23,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,17 +97,24 @@ public final class WarmgateOperator implements AutoCloseable {
     });
     CachePolicyReconciler reconciler = new CachePolicyReconciler(valkey, Clock.systemUTC(),
         settings.valkeyRecheck(), rollouts);
-    operator.register(reconciler, config -> {
-      if (!settings.namespaces().isEmpty()) {
-        config.settingNamespaces(settings.namespaces());
-      }
-    });
+    Controller<CachePolicy> controller = (Controller<CachePolicy>) operator.register(reconciler,
+        config -> {
+          if (!settings.namespaces().isEmpty()) {
+            config.settingNamespaces(settings.namespaces());
+          }
+        });
+    PolicyMetrics policyMetrics = new PolicyMetrics(registry,
+        () -> policies(controller), new InformerTargets(controller.getEventSourceManager()),
+        Clock.systemUTC());
     leading.set(!settings.leaderElection());
     this.webhook = settings.webhook().enabled()
         ? InjectionWebhook.start(settings.webhook(), settings.namespaces(), client, registry)
         : null;
     this.http = new HttpEndpoints(settings.httpPort(), () -> !stopping.get(), this::isReady,
-        registry::scrape);
+        () -> {
+          policyMetrics.refresh();
+          return registry.scrape();
+        });
   }
 
   /**
@@ -189,6 +201,15 @@ public final class WarmgateOperator implements AutoCloseable {
       registry.close();
     }
     log.info("warmgate operator stopped");
+  }
+
+  /** The policies in the controller's informer cache; none before it started. */
+  private static Stream<CachePolicy> policies(Controller<CachePolicy> controller) {
+    try {
+      return controller.getEventSourceManager().getControllerEventSource().list().toList().stream();
+    } catch (RuntimeException e) {
+      return Stream.empty();
+    }
   }
 
   public static void main(String[] args) throws InterruptedException {
