@@ -19,6 +19,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.warmgate.operator.inject.InjectionWebhook;
 import io.warmgate.operator.metrics.InformerTargets;
 import io.warmgate.operator.metrics.PolicyMetrics;
+import io.warmgate.operator.metrics.ReconcileErrorMetrics;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.policy.CachePolicyReconciler;
 import io.warmgate.operator.valkey.ValkeyClients;
@@ -72,8 +73,9 @@ public final class WarmgateOperator implements AutoCloseable {
       o.withKubernetesClient(client)
           .withCloseClientOnStop(false)
           .withReconciliationTerminationTimeout(settings.shutdownTimeout())
-          .withMetrics(MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(registry)
-              .build());
+          .withMetrics(new ReconcileErrorMetrics(
+              MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(registry).build(),
+              registry));
       if (settings.leaderElection()) {
         o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
             .aLeaderElectionConfiguration(settings.leaseName())
