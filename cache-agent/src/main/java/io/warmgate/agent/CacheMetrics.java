@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
@@ -74,10 +75,24 @@ final class CacheMetrics {
     fillLapsed = counter("warmgate.fill.lease", "outcome", "lapsed");
     fillTimeout = counter("warmgate.fill.lease", "outcome", "timeout");
     fillSkipped = counter("warmgate.fill.lease", "outcome", "skipped");
-    l2Latency = Timer.builder("warmgate.load.latency").tags(tags).tag("tier", "l2").register(registry);
-    originLatency =
-        Timer.builder("warmgate.load.latency").tags(tags).tag("tier", "origin").register(registry);
+    l2Latency = latency("l2");
+    originLatency = latency("origin");
   }
+
+  /**
+   * A timer of {@code tier}'s calls with fixed histogram buckets ({@link #LATENCY_BUCKETS}), so
+   * that a percentile can be computed across pods with a bounded number of series.
+   */
+  private Timer latency(String tier) {
+    return Timer.builder("warmgate.load.latency").tags(tags).tag("tier", tier)
+        .serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
+  }
+
+  /** Upper bounds of the latency buckets: 1 ms to 5 s, twelve in all. */
+  static final Duration[] LATENCY_BUCKETS = {
+      Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10),
+      Duration.ofMillis(20), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+      Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5)};
 
   /** Registers {@code warmgate.l1.size}, the approximate number of L1 entries. */
   void l1Size(Supplier<Long> size) {

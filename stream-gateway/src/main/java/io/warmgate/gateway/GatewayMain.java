@@ -1,5 +1,7 @@
 package io.warmgate.gateway;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.warmgate.gateway.config.GatewayConfig;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +24,9 @@ public final class GatewayMain {
       System.exit(2);
       return;
     }
-    StreamGateway gateway = StreamGateway.builder(config).start();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    StreamGateway gateway = StreamGateway.builder(config).meterRegistry(registry)
+        .prometheusScrape(registry::scrape).start();
     LoggerFactory.getLogger(GatewayMain.class)
         .info("warmgate stream gateway listening on port {} ({})", gateway.port(), config);
     Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "warmgate-gateway-shutdown"));

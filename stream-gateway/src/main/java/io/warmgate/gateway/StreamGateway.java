@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A running coalescing stream gateway: an HTTP server, its Valkey connections and its upstream
@@ -77,7 +78,7 @@ public final class StreamGateway implements AutoCloseable {
           config.lockTtl(), config.streamCap(), config.resultTtl(), config.burstResultTtl(),
           config.podName());
       GatewayRoutes routes = new GatewayRoutes(vertx, coalescer, store, metrics, builder.hook,
-          config.burstFlagTtl());
+          config.burstFlagTtl(), builder.prometheus);
       server = vertx.createHttpServer(new HttpServerOptions().setAcceptBacklog(4096))
           .requestHandler(routes)
           .listen(config.port())
@@ -163,6 +164,7 @@ public final class StreamGateway implements AutoCloseable {
     private MeterRegistry meterRegistry = new SimpleMeterRegistry();
     private PerUserHook hook = PerUserHook.IDENTITY;
     private ResponseValidator validator;
+    private Supplier<String> prometheus;
 
     private Builder(GatewayConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -171,6 +173,15 @@ public final class StreamGateway implements AutoCloseable {
     /** Registers the gateway's meters in {@code registry} (default: a private simple registry). */
     public Builder meterRegistry(MeterRegistry registry) {
       this.meterRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * Serves {@code GET /metrics} with what {@code scrape} returns, such as a
+     * {@code PrometheusMeterRegistry}'s {@code scrape()} (default: no such route).
+     */
+    public Builder prometheusScrape(Supplier<String> scrape) {
+      this.prometheus = Objects.requireNonNull(scrape, "scrape");
       return this;
     }
 

@@ -181,7 +181,7 @@ public final class FleetServices {
           () -> hotKeys.flush(c, keys, settings.clock), false));
       if (settings.preload) {
         worker = new PreloadWorker(c, cache, pod, settings.clock, scheduler, settings.pollInterval,
-            settings.l2Ttl);
+            settings.l2Ttl).countIn(settings.meterRegistry);
         worker.start();
       }
     }

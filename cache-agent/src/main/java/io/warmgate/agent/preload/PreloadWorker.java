@@ -8,6 +8,8 @@ import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.agent.CacheLoadException;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.KeySpace;
@@ -137,6 +139,10 @@ public final class PreloadWorker implements AutoCloseable {
   private final String lockKey;
   private final String[] updateKeys;
   private final CountDownLatch stop = new CountDownLatch(1);
+  /** {@code warmgate.preload.keys} by result; null until {@link #countIn} is called. */
+  private volatile Counter loadedIds;
+  private volatile Counter failedIds;
+  private volatile Counter keptWarmIds;
   private final Thread thread;
   private volatile boolean lockLost;
   private volatile boolean closing;
@@ -189,6 +195,32 @@ public final class PreloadWorker implements AutoCloseable {
     this.updateKeys = new String[] {lockKey, jobKey, idsKey};
     this.thread = new Thread(this::run, "warmgate-" + cache.name() + "-preload");
     thread.setDaemon(true);
+  }
+
+  /**
+   * Counts the ids this worker loads in {@code registry} as {@code warmgate.preload.keys} with tags
+   * {@code cache} and {@code result} ({@code loaded} and {@code failed} for the job's ids,
+   * {@code kept_warm} for ids reloaded to keep them warm). Call before {@link #start()}.
+   */
+  public PreloadWorker countIn(MeterRegistry registry) {
+    loadedIds = preloadCounter(registry, "loaded");
+    failedIds = preloadCounter(registry, "failed");
+    keptWarmIds = preloadCounter(registry, "kept_warm");
+    return this;
+  }
+
+  private Counter preloadCounter(MeterRegistry registry, String result) {
+    return Counter.builder("warmgate.preload.keys").tag("cache", cache.name())
+        .tag("result", result)
+        .description("Ids the preload worker loaded into L2 (loaded, failed) or reloaded to keep "
+            + "them warm (kept_warm)")
+        .register(registry);
+  }
+
+  private static void count(Counter counter, long n) {
+    if (counter != null && n > 0) {
+      counter.increment(n);
+    }
   }
 
   /** Starts polling for the job. */
@@ -330,6 +362,8 @@ public final class PreloadWorker implements AutoCloseable {
         return; // closing, or the job is no longer ours: the batch is left to the next owner
       }
       job = job.advance(outcome.held(), outcome.failed());
+      count(loadedIds, outcome.held());
+      count(failedIds, outcome.failed());
       Map<String, String> progress = job.progressFields(pod, clock.millis());
       if (outcome.waited()) {
         progress.put("message", ""); // no longer waiting
@@ -400,6 +434,7 @@ public final class PreloadWorker implements AutoCloseable {
         return;
       }
       reloaded += outcome.reloaded();
+      count(keptWarmIds, outcome.reloaded());
       if (outcome.reloaded() > 0 && !update(token, ",Done,", Map.of("keepWarm", String.format(
           Locale.ROOT, "pass from %s: %d ids reloaded so far, at id %d of %d",
           Instant.ofEpochMilli(started), reloaded, cursor + ids.size(), end)))) {

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * and writes the bound number to {@code PORT_FILE} once it serves, in one atomic step (write a
  * temporary file, then rename it). Until then the pod's {@link LocalPod#port()} is 0. The pods
  * that serve are written to {@code <workdir>/pods.tsv} ({@code pod<TAB>port<TAB>pid<TAB>template-hash})
- * for scripts.
+ * for scripts, and to {@code <workdir>/targets.json} for Prometheus (file service discovery).
  *
  * <p>Pod events are handled one at a time on a single thread. A process that exits while its pod
  * still wants it is started again after a back-off (1 s, doubling up to 30 s), as the kubelet
@@ -329,6 +329,29 @@ public final class LocalPodRunner implements AutoCloseable {
       Files.move(tmp, workdir.resolve("pods.tsv"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       log.warn("cannot write {}: {}", workdir.resolve("pods.tsv"), e.getMessage());
+    }
+    writeScrapeTargets();
+  }
+
+  /**
+   * Writes the serving pods as a Prometheus file service-discovery list,
+   * {@code <workdir>/targets.json}: one target {@code 127.0.0.1:<port>} per pod, labelled
+   * {@code namespace} and {@code pod} as Kubernetes service discovery would label it.
+   */
+  private void writeScrapeTargets() {
+    StringBuilder json = new StringBuilder("[");
+    running.values().stream().filter(LocalPod::serving).forEach(p -> json
+        .append(json.length() > 1 ? "," : "").append("\n  {\"targets\": [\"127.0.0.1:")
+        .append(p.port()).append("\"], \"labels\": {\"namespace\": \"").append(namespace)
+        .append("\", \"pod\": \"").append(p.podName()).append("\"}}"));
+    json.append(json.length() > 1 ? "\n]\n" : "]\n");
+    try {
+      Path tmp = workdir.resolve("targets.json.tmp");
+      Files.writeString(tmp, json, StandardCharsets.UTF_8);
+      Files.move(tmp, workdir.resolve("targets.json"), StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      log.warn("cannot write {}: {}", workdir.resolve("targets.json"), e.getMessage());
     }
   }
 

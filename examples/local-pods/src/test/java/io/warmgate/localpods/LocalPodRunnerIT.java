@@ -139,6 +139,12 @@ class LocalPodRunnerIT {
       assertThat(Files.readAllLines(workdir.resolve("serving").resolve("pods.tsv"))).containsExactlyElementsOf(
           names.stream().sorted().map(n -> n + "\t" + pods.get(n).port() + "\t" + pods.get(n).pid() + "\tmno345")
               .toList());
+      String targets = Files.readString(workdir.resolve("serving").resolve("targets.json"));
+      for (String name : names) {
+        assertThat(targets).as("Prometheus file_sd targets").contains("{\"targets\": [\"127.0.0.1:"
+            + pods.get(name).port() + "\"], \"labels\": {\"namespace\": \"" + NS
+            + "\", \"pod\": \"" + name + "\"}}");
+      }
     }
   }
 

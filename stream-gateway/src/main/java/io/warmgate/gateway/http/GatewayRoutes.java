@@ -18,6 +18,7 @@ import io.warmgate.gateway.stream.EntryId;
 import io.warmgate.gateway.stream.RunStore;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -45,10 +46,17 @@ public final class GatewayRoutes implements Handler<HttpServerRequest> {
   private final GatewayMetrics metrics;
   private final PerUserHook hook;
   private final Duration burstFlagTtl;
+  private final Supplier<String> prometheus;
 
-  /** Creates the routes. */
+  /**
+   * Creates the routes.
+   *
+   * @param prometheus the meters in the Prometheus text format for {@code GET /metrics}, or null
+   *     to serve no such route
+   */
   public GatewayRoutes(Vertx vertx, Coalescer coalescer, RunStore store, GatewayMetrics metrics,
-      PerUserHook hook, Duration burstFlagTtl) {
+      PerUserHook hook, Duration burstFlagTtl, Supplier<String> prometheus) {
+    this.prometheus = prometheus;
     this.vertx = vertx;
     this.coalescer = coalescer;
     this.store = store;
@@ -68,6 +76,9 @@ public final class GatewayRoutes implements Handler<HttpServerRequest> {
       burst(request, path.equals(BURST) ? null : path.substring(BURST.length() + 1));
     } else if (path.equals("/v1/metrics") && method == HttpMethod.GET) {
       metricsJson(request.response());
+    } else if (path.equals("/metrics") && method == HttpMethod.GET && prometheus != null) {
+      request.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+          .end(prometheus.get());
     } else if (path.equals("/healthz") && method == HttpMethod.GET) {
       request.response().putHeader("Content-Type", "text/plain").end("ok\n");
     } else {
