@@ -123,7 +123,7 @@ class HelmChartIT {
         NON_DEFAULT.toAbsolutePath().toString()));
 
     assertThat(kinds(objects)).contains("PodDisruptionBudget", "ServiceMonitor", "Certificate",
-        "Issuer");
+        "Issuer", "PodMonitor", "PrometheusRule", "ConfigMap");
     assertThat(objects).filteredOn(o -> o instanceof ClusterRoleBinding)
         .extracting(o -> o.getMetadata().getName()).doesNotContain("wg");
     assertThat(objects).filteredOn(o -> o instanceof RoleBinding
@@ -220,6 +220,8 @@ class HelmChartIT {
     stubCrd("cert-manager.io", "certificates", "Certificate");
     stubCrd("cert-manager.io", "issuers", "Issuer");
     stubCrd("monitoring.coreos.com", "servicemonitors", "ServiceMonitor");
+    stubCrd("monitoring.coreos.com", "podmonitors", "PodMonitor");
+    stubCrd("monitoring.coreos.com", "prometheusrules", "PrometheusRule");
 
     for (List<HasMetadata> rendering : List.of(load(Helm.template(NAMESPACE)),
         load(Helm.template(NAMESPACE, "--values", NON_DEFAULT.toAbsolutePath().toString())))) {
