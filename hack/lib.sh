@@ -13,6 +13,8 @@ ARGO_ROLLOUTS_VERSION="${ARGO_ROLLOUTS_VERSION:-1.9.2}"
 HELM_VERSION="${HELM_VERSION:-3.19.5}"
 KIND_VERSION="${KIND_VERSION:-0.33.0}"
 KUBE_SCORE_VERSION="${KUBE_SCORE_VERSION:-1.20.0}"
+# Prometheus 3.x is the Go module github.com/prometheus/prometheus v0.3MM.P (3.16.0 = v0.316.0).
+PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-3.16.0}"
 
 K8S_BIN="$WARMGATE_CACHE_DIR/bin/kubernetes-v$K8S_VERSION"
 ETCD_BIN="$WARMGATE_CACHE_DIR/bin/etcd-v$ETCD_VERSION"
@@ -21,6 +23,7 @@ ARGO_BIN="$WARMGATE_CACHE_DIR/bin/argo-rollouts-v$ARGO_ROLLOUTS_VERSION"
 HELM_BIN="$WARMGATE_CACHE_DIR/bin/helm-v$HELM_VERSION"
 KIND_BIN="$WARMGATE_CACHE_DIR/bin/kind-v$KIND_VERSION"
 KUBE_SCORE_BIN="$WARMGATE_CACHE_DIR/bin/kube-score-v$KUBE_SCORE_VERSION"
+PROMETHEUS_BIN="$WARMGATE_CACHE_DIR/bin/prometheus-v$PROMETHEUS_VERSION"
 # fabric8 kube-api-test's offline layout: <dir>/k8s/<version>-linux-amd64/{etcd,kube-apiserver,kubectl}
 KUBE_API_TEST_DIR="$WARMGATE_CACHE_DIR/kube-api-test"
 ARGO_CRDS_DIR="$ARGO_BIN/crds"
@@ -44,11 +47,14 @@ timed() {
 
 # build_tools TOOL OUT_DIR LDFLAGS [NAME=]PACKAGE...: builds each package's binary (named NAME, or
 # the package's last path element) from hack/tools/TOOL, unless the stamp (the module's go.mod and
-# go.sum plus the flags) says the same build is already there.
+# go.sum plus the flags) says the same build is already there. BUILD_TAGS, when set, are passed to
+# go build as -tags.
 build_tools() {
   local tool="$1" out="$2" ldflags="$3"; shift 3
   local module="$WARMGATE_ROOT/hack/tools/$tool" stamp="$out/.stamp" want spec name pkg missing=()
+  local tags="${BUILD_TAGS:-}"
   want="$(cat "$module/go.mod" "$module/go.sum" | sha256sum | cut -c1-16) $ldflags"
+  [[ -z "$tags" ]] || want+=" tags=$tags"
   [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] || rm -f "$stamp"
   for spec in "$@"; do
     name="${spec%%=*}"; pkg="${spec#*=}"; [[ "$spec" == *=* ]] || name="${pkg##*/}"
@@ -59,7 +65,8 @@ build_tools() {
   for spec in "${missing[@]}"; do
     name="${spec%%=*}"; pkg="${spec#*=}"
     log "$tool: building $name from $pkg (the first build takes minutes)"
-    (cd "$module" && go build -trimpath -ldflags "-s -w $ldflags" -o "$out/$name" "$pkg")
+    (cd "$module" && go build -trimpath ${tags:+-tags "$tags"} -ldflags "-s -w $ldflags" \
+      -o "$out/$name" "$pkg")
   done
   echo "$want" > "$stamp"
 }

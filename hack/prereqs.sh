@@ -2,8 +2,8 @@
 # Installs what warmgate's tests and local cluster need, when it is missing:
 #   - redis-server (Debian package) as the Valkey-compatible L2;
 #   - kube-apiserver, kube-controller-manager, kube-scheduler, etcd, kwok, kwokctl, helm,
-#     kube-score (the chart's linter) and the Argo Rollouts controller, built from their Go
-#     modules (hack/tools/*) into $WARMGATE_CACHE_DIR;
+#     kube-score (the chart's linter), the Argo Rollouts controller, prometheus and promtool,
+#     built from their Go modules (hack/tools/*) into $WARMGATE_CACHE_DIR;
 #   - the Argo Rollouts CRDs, taken from the same Go module.
 # Idempotent: a second run builds nothing. Settings: WARMGATE_CACHE_DIR (default ~/.cache/warmgate).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -61,6 +61,11 @@ main() {
     "$(helm_ldflags)" helm.sh/helm/v3/cmd/helm
   timed "kube-score v$KUBE_SCORE_VERSION" build_tools kube-score "$KUBE_SCORE_BIN" \
     "-X main.version=$KUBE_SCORE_VERSION" github.com/zegl/kube-score/cmd/kube-score
+  # Without the cloud service discoveries (file and HTTP discovery stay): a far smaller build.
+  # No web UI assets either (they are built with npm, outside the module): the HTTP API serves.
+  BUILD_TAGS=remove_all_sd timed "prometheus v$PROMETHEUS_VERSION" build_tools prometheus \
+    "$PROMETHEUS_BIN" "-X github.com/prometheus/common/version.Version=$PROMETHEUS_VERSION" \
+    github.com/prometheus/prometheus/cmd/promtool github.com/prometheus/prometheus/cmd/prometheus
 
   # Argo Rollouts CRDs straight from the module that built the controller.
   local src
