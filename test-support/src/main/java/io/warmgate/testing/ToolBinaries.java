@@ -12,6 +12,7 @@ final class ToolBinaries {
   static final String ETCD_VERSION = "3.6.16";
   static final String KWOK_VERSION = "0.7.0";
   static final String ARGO_ROLLOUTS_VERSION = "1.9.2";
+  static final String PROMETHEUS_VERSION = "3.16.0";
 
   private ToolBinaries() {
   }
@@ -36,6 +37,12 @@ final class ToolBinaries {
   static Path rolloutsController() {
     return Prerequisites.executable(argoRolloutsDir().resolve("rollouts-controller"),
         "Argo Rollouts controller");
+  }
+
+  /** {@code prometheus} or {@code promtool}. */
+  static Path prometheus(String name) {
+    return Prerequisites.executable(
+        bin().resolve("prometheus-v" + PROMETHEUS_VERSION).resolve(name), name);
   }
 
   /** Returns kube-api-test's directory; binaries live in {@code k8s/<version>-linux-amd64/}. */
