@@ -45,6 +45,19 @@ watch_rollout() {
   die "$label: rollout not Healthy after ${TIMEOUT}s; see kubectl -n demo describe cpol deal-cache"
 }
 
+# prom QUERY: prints each series of an instant query on the Prometheus hack/up.sh started, one
+# "labels value" line each (nothing when Prometheus is not up).
+prom() {
+  curl -fsS "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/query" --data-urlencode "query=$1" 2>/dev/null \
+    | python3 -c "$PROM_PRINT" 2>/dev/null || true
+}
+PROM_PRINT='
+import json, sys
+for r in json.load(sys.stdin)["data"]["result"]:
+    labels = ",".join(k + "=" + v for k, v in sorted(r["metric"].items())) or "(all)"
+    print("    %s  %.3g" % (labels, float(r["value"][1])))
+'
+
 set_env() {
   kubectl -n demo patch rollout deal-service --type json -p \
     "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/env/$1/value\",\"value\":\"$2\"}]" >/dev/null
@@ -53,6 +66,7 @@ set_env() {
 main() {
   local cp
   cp="$(module_cp examples/deal-service)"
+  log "Prometheus (watch it while this runs): http://127.0.0.1:$PROMETHEUS_PORT/api/v1/query?query=max%20by%20(policy,%20phase)%20(warmgate_gate_phase)%20%3D%3D%201"
   log "sending Zipf traffic ($RATE req/s over $DEMO_DEALS deals) to the pods; ${WARMUP}s to build the hot set"
   start_bg traffic java -cp "$cp" io.warmgate.example.deals.ZipfLoad --pods "$PODS_DIR/pods.tsv" \
     --deals "$DEMO_DEALS" --rate "$RATE" --duration 0
@@ -71,6 +85,15 @@ main() {
   rm -f "$PID_DIR/traffic.pid"
   printf '\n'
   kubectl -n demo get cachepolicies,rollouts
+  printf '\nAs Prometheus saw it (the dashboard in charts/warmgate/files/dashboards shows the same):\n'
+  printf '  longest hold of a canary in the last 10 min (s):\n'
+  prom 'max by (policy) (max_over_time(warmgate_gate_held_seconds[10m]))'
+  printf '  peak origin reads in the last 10 min (ids/s, 30 s windows):\n'
+  prom 'max_over_time(sum by (cache) (rate(warmgate_origin_keys_total[30s]))[10m:2s])'
+  printf '  L1 hit ratio now:\n'
+  prom 'sum by (cache) (rate(warmgate_cache_gets_total{tier="l1", result="hit"}[1m])) / sum by (cache) (rate(warmgate_cache_gets_total{tier="l1"}[1m]))'
+  printf '  alerts pending or firing:\n'
+  prom 'ALERTS'
 }
 
 main "$@"

@@ -2,11 +2,13 @@
 # Brings up warmgate on this machine and shows it working:
 #   Redis (the Valkey-compatible L2), the Cloud Spanner emulator seeded with deals, a kwok cluster
 #   with the Argo Rollouts controller, the warmgate operator (with its pod-injection webhook), the
-#   example CachePolicy and deal-service Rollout, whose pods run as local processes (local-pods).
+#   example CachePolicy and deal-service Rollout, whose pods run as local processes (local-pods),
+#   and a Prometheus scraping the operator, the pods and the Argo controller with warmgate's alerts.
 # Everything runs as processes of this user, recorded by PID under $WARMGATE_STATE_DIR; hack/down.sh
 # stops them. Then: hack/demo.sh (schema change → held, preloaded, released; same schema → skipped).
 # Settings: WARMGATE_STATE_DIR (default .warmgate), WARMGATE_REDIS_PORT (16379),
-# WARMGATE_SPANNER_PORT (19010), WARMGATE_DEMO_DEALS (5000), WARMGATE_CLUSTER_NAME (warmgate),
+# WARMGATE_SPANNER_PORT (19010), WARMGATE_PROMETHEUS_PORT (19090), WARMGATE_DEMO_DEALS (5000),
+# WARMGATE_CLUSTER_NAME (warmgate),
 # WARMGATE_SKIP_BUILD=1 to reuse the last build.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$WARMGATE_ROOT/hack/local-env.sh"
@@ -122,17 +124,53 @@ all_pods_serve() {
   ((serving >= $1))
 }
 
+# Prometheus (built by prereqs.sh): the operator (honor_labels: its policy gauges carry the
+# policy's namespace), every deal-service pod from the targets.json local-pods keeps current, the
+# Argo Rollouts controller, and the chart's alert rules.
+start_prometheus() {
+  local dir="$STATE_DIR/prometheus"
+  mkdir -p "$dir/data"
+  cat > "$dir/prometheus.yml" <<YAML
+global:
+  scrape_interval: 2s
+  scrape_timeout: 2s
+  evaluation_interval: 2s
+rule_files:
+  - $WARMGATE_ROOT/charts/warmgate/files/prometheus-rules.yaml
+scrape_configs:
+  - job_name: warmgate-operator
+    honor_labels: true
+    static_configs:
+      - targets: ["127.0.0.1:$OPERATOR_HTTP_PORT"]
+        labels: {namespace: warmgate-system}
+  - job_name: warmgate-agents
+    file_sd_configs:
+      - files: ["$PODS_DIR/targets.json"]
+        refresh_interval: 2s
+  - job_name: argo-rollouts
+    static_configs:
+      - targets: ["127.0.0.1:$ARGO_METRICS_PORT"]
+        labels: {namespace: argo-rollouts}
+YAML
+  start_bg prometheus "$PROMETHEUS_BIN/prometheus" --config.file="$dir/prometheus.yml" \
+    --storage.tsdb.path="$dir/data" --storage.tsdb.retention.time=1d \
+    --web.listen-address="127.0.0.1:$PROMETHEUS_PORT"
+  wait_for "Prometheus on :$PROMETHEUS_PORT" 60 curl -fsS "http://127.0.0.1:$PROMETHEUS_PORT/-/ready"
+}
+
 summary() {
   printf '\n\033[1mwarmgate is up\033[0m (state in %s, logs in %s)\n\n' "$STATE_DIR" "$LOG_DIR"
   printf '  %-22s %s\n' "Redis (L2)" "127.0.0.1:$REDIS_PORT" \
     "Spanner emulator" "127.0.0.1:$SPANNER_PORT ($DEMO_DEALS deals)" \
     "kwok cluster" "$CLUSTER_NAME (export KUBECONFIG=$KUBECONFIG)" \
-    "operator" "http://127.0.0.1:$OPERATOR_HTTP_PORT/metrics, webhook :$WEBHOOK_PORT"
+    "operator" "http://127.0.0.1:$OPERATOR_HTTP_PORT/metrics, webhook :$WEBHOOK_PORT" \
+    "Prometheus" "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/ (HTTP API, no web UI; see docs/runbook.md)"
   while IFS=$'\t' read -r pod port pid hash; do
     printf '  %-22s %s\n' "pod $pod" "http://127.0.0.1:$port/deals/deal-000001 (pid $pid, template $hash)"
   done < "$PODS_DIR/pods.tsv"
   printf '\n'
   kubectl -n demo get cachepolicies,rollouts
+  printf '\nWatch the gate in Prometheus: curl -s http://127.0.0.1:%s/api/v1/query --data-urlencode '"'"'query=max by (policy, phase) (warmgate_gate_phase) == 1'"'"'\n' "$PROMETHEUS_PORT"
   printf '\nNext: hack/demo.sh (schema change → hold, preload, release; then a same-schema change → skip). Stop: hack/down.sh\n'
 }
 
@@ -148,6 +186,7 @@ main() {
   timed "cluster" start_cluster
   timed "operator" start_operator
   timed "example app" start_app
+  timed "prometheus" start_prometheus
   summary
   log "up in $((SECONDS - start))s"
 }
