@@ -29,6 +29,15 @@ final class DealRollout implements AutoCloseable {
    */
   DealRollout(KubernetesClient client, String namespace, String name, Stack stack,
       Map<String, Object> warmup, Path workdir) {
+    this(client, namespace, name, stack, warmup, workdir, 4);
+  }
+
+  /**
+   * @param warmup replaces the example policy's {@code spec.warmup} entries given here
+   * @param replicas the Rollout's {@code spec.replicas}
+   */
+  DealRollout(KubernetesClient client, String namespace, String name, Stack stack,
+      Map<String, Object> warmup, Path workdir, int replicas) {
     this.client = client;
     this.namespace = namespace;
     this.name = name;
@@ -52,7 +61,7 @@ final class DealRollout implements AutoCloseable {
     rollout.getMetadata().setName(name);
     rollout.getMetadata().setNamespace(namespace);
     Map<String, Object> rolloutSpec = map(rollout.getAdditionalProperties().get("spec"));
-    rolloutSpec.put("replicas", 4);
+    rolloutSpec.put("replicas", replicas);
     map(map(rolloutSpec.get("selector")).get("matchLabels")).put("app", name);
     Map<String, Object> template = map(rolloutSpec.get("template"));
     Map<String, Object> labels = map(map(template.get("metadata")).get("labels"));

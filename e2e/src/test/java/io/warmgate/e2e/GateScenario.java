@@ -54,9 +54,14 @@ final class GateScenario implements AutoCloseable {
 
   /** Waits until {@code app} is Healthy with 4 pods that each answer on their own port. */
   static void awaitServing(DealRollout app) {
-    await(app.name + " Healthy with 4 serving pods").atMost(Duration.ofMinutes(3))
+    awaitServing(app, 4);
+  }
+
+  /** Waits until {@code app} is Healthy with {@code pods} pods that each answer on their own port. */
+  static void awaitServing(DealRollout app, int pods) {
+    await(app.name + " Healthy with " + pods + " serving pods").atMost(Duration.ofMinutes(3))
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> app.healthyAndDone() && app.runningPods() == 4
+        .until(() -> app.healthyAndDone() && app.runningPods() == pods
             && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));
   }
 

@@ -120,6 +120,11 @@ final class LocalStack implements Stack {
   }
 
   @Override
+  public String operatorMetricsAddress() {
+    return "127.0.0.1:" + operator.httpPort();
+  }
+
+  @Override
   public void adaptAppContainer(Map<String, Object> container) {
     // kwok runs no containers: local-pods starts the app with the pod's environment.
   }

@@ -52,6 +52,16 @@ interface Stack extends BeforeAllCallback, BeforeEachCallback, AfterEachCallback
   /** Kills the operator without a graceful shutdown; it stays down until {@link #startOperator()}. */
   void killOperator() throws InterruptedException;
 
+  /**
+   * {@code host:port} where this test scrapes the operator's {@code /metrics}.
+   *
+   * @throws UnsupportedOperationException where the stack does not expose it to the test
+   */
+  default String operatorMetricsAddress() {
+    throw new UnsupportedOperationException(getClass().getSimpleName()
+        + " does not expose the operator's metrics port to the test");
+  }
+
   /** Adapts the example app container (a map of the Rollout's pod template) to where pods run. */
   void adaptAppContainer(Map<String, Object> container);
 

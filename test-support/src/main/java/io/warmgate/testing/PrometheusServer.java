@@ -62,7 +62,8 @@ public final class PrometheusServer implements AutoCloseable {
 
   /**
    * Scrapes the targets listed in the files matching {@code glob} (Prometheus file service
-   * discovery, re-read when they change), such as the {@code targets.json} local-pods writes.
+   * discovery, re-read when they change; a pattern only in the last path element), such as the
+   * {@code targets.json} local-pods writes. A file that does not exist yet is read once it does.
    */
   public PrometheusServer scrapeFiles(String job, String glob) {
     scrapeConfigs.append("  - job_name: ").append(quote(job)).append('\n')
