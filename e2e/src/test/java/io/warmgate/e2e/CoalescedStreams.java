@@ -64,6 +64,8 @@ final class CoalescedStreams implements AutoCloseable {
     builder.environment().put("WARMGATE_GATEWAY_UPSTREAM_URL", "http://127.0.0.1:"
         + upstream.getAddress().getPort() + "/v1/templates/{template}/stream");
     gateway = builder.start();
+    Process started = gateway;
+    Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "e2e-gateway-kill"));
     await("stream gateway serving").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
         .until(() -> {
           if (!gateway.isAlive()) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.PrometheusServer;
@@ -76,16 +77,17 @@ class MonitoringE2E {
               stack, Map.of("mode", "Preload", "hotSetSize", HOT_SET, "preloadRate", 200,
                   "minCoverage", 90, "maxWait", "3m", "onTimeout", "Hold"), WORK, 2);
           Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 80, 11)) {
-        GateScenario.awaitServing(app, 2);
+        awaitServing(app, 2);
         await("hot set of " + HOT_SET).atMost(Duration.ofMinutes(2))
             .until(() -> valkey.zcard("{wg:" + app.cacheName + "}:hot") >= HOT_SET);
         app.setEnv("DEAL_SCHEMA_VERSION", "v2");
         await("canary held at the gate").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-            .until(() -> app.paused() && List.of("Waiting", "Warming").contains(app.gate().get("phase")));
+            .until(() -> recreateUninjectedPods(app) && app.paused()
+                && List.of("Waiting", "Warming").contains(app.gate().get("phase")));
         // Held long enough for a few scrapes of the held state.
         Thread.sleep(3 * SCRAPE.toMillis());
         await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-            .until(app::healthyAndDone);
+            .until(() -> recreateUninjectedPods(app) && app.healthyAndDone());
         assertThat(app.gate().get("phase")).isEqualTo("Promoted");
         // A few scrapes after the release, so every rate has points on both sides.
         Thread.sleep(3 * SCRAPE.toMillis());
@@ -124,6 +126,35 @@ class MonitoringE2E {
     } finally {
       log.info("MonitoringE2E ran for {} s", (System.nanoTime() - began) / 1_000_000_000L);
     }
+  }
+
+  /** As {@link GateScenario#awaitServing}, recreating pods the webhook missed. */
+  private static void awaitServing(DealRollout app, int pods) {
+    await(app.name + " Healthy with " + pods + " serving pods").atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> recreateUninjectedPods(app) && app.healthyAndDone() && app.runningPods() == pods
+            && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));
+  }
+
+  /**
+   * Deletes the app's pods that were admitted without the agent's variables (on a loaded machine
+   * the first admissions can exceed the webhook's 5 s timeout, and failurePolicy Ignore admits the
+   * pod unchanged), so that their ReplicaSet creates them again, as the runbook of
+   * WarmgateAgentNotInjected says. Always true, for use in a wait condition.
+   */
+  private static boolean recreateUninjectedPods(DealRollout app) {
+    for (Pod pod : cluster.client().pods().inNamespace(cluster.namespace())
+        .withLabel("app", app.name).list().getItems()) {
+      boolean injected = pod.getSpec().getContainers().stream()
+          .flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
+          .anyMatch(e -> "WARMGATE_CACHE_NAME".equals(e.getName()));
+      if (!injected && pod.getMetadata().getDeletionTimestamp() == null) {
+        log.warn("pod {} was admitted without the agent's variables; deleting it to have it "
+            + "created again", pod.getMetadata().getName());
+        cluster.client().resource(pod).withGracePeriod(0).delete();
+      }
+    }
+    return true;
   }
 
   /** Where local-pods keeps the app's pods, its {@code targets.json} among them. */
