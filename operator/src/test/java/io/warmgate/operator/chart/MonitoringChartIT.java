@@ -40,7 +40,7 @@ class MonitoringChartIT {
 
   @Test
   void prometheusRuleRendersTheRuleFileAsItIs() throws Exception {
-    JsonNode rule = render("prometheusRule.enabled=true", "080-PrometheusRule-warmgate.yaml");
+    JsonNode rule = render("prometheusRule.enabled=true", "090-PrometheusRule-warmgate.yaml");
 
     assertThat(rule.path("kind").asText()).isEqualTo("PrometheusRule");
     assertThat(rule.path("apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
@@ -50,7 +50,7 @@ class MonitoringChartIT {
   @Test
   void runbookUrlsFollowTheValue() throws Exception {
     JsonNode rule = render("prometheusRule.enabled=true,prometheusRule.runbookUrl="
-        + "https://wiki.example.com/warmgate", "080-PrometheusRule-warmgate.yaml");
+        + "https://wiki.example.com/warmgate", "090-PrometheusRule-warmgate.yaml");
 
     for (JsonNode alert : alerts(rule.path("spec"))) {
       assertThat(alert.path("annotations").path("runbook_url").asText()).isEqualTo(
@@ -60,7 +60,7 @@ class MonitoringChartIT {
 
   @Test
   void promtoolChecksTheRenderedRulesAndEveryAlertCasePasses() throws Exception {
-    JsonNode rule = render("prometheusRule.enabled=true", "080-PrometheusRule-warmgate.yaml");
+    JsonNode rule = render("prometheusRule.enabled=true", "090-PrometheusRule-warmgate.yaml");
     Path rules = work.resolve("prometheus-rules.yaml");
     YAML.writeValue(rules.toFile(), rule.path("spec"));
     Files.copy(RULE_TESTS, work.resolve("prometheus-rules-test.yaml"));
@@ -107,7 +107,7 @@ class MonitoringChartIT {
   @Test
   void dashboardRendersAsAConfigMapForGrafanasSidecar() throws Exception {
     JsonNode configMap = render("grafanaDashboard.enabled=true",
-        "081-ConfigMap-warmgate-dashboard.yaml");
+        "091-ConfigMap-warmgate-dashboard.yaml");
 
     assertThat(configMap.path("kind").asText()).isEqualTo("ConfigMap");
     assertThat(configMap.path("metadata").path("labels").path("grafana_dashboard").asText())
