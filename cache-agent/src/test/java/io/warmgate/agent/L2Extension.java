@@ -106,6 +106,14 @@ public final class L2Extension implements BeforeEachCallback, AfterEachCallback 
     return mode;
   }
 
+  /** The cluster, in {@link L2Mode#CLUSTER}: for tests that look at its nodes. */
+  public RedisCluster cluster() {
+    if (mode != L2Mode.CLUSTER) {
+      throw new IllegalStateException("no cluster in " + mode + " mode");
+    }
+    return cluster;
+  }
+
   /** Where the agent under test finds this L2. */
   public ValkeyEndpoint endpoint() {
     return mode == L2Mode.STANDALONE ? ValkeyEndpoint.standalone(standalone.uri())
