@@ -11,6 +11,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -24,6 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.Disposable;
 
 /**
@@ -42,7 +45,10 @@ import reactor.core.Disposable;
  * rather than wait in a queue (the caller falls back to the origin). Lettuce connects to a node on
  * its first command and, failing fast, would refuse the commands sent while that connection is
  * being made; so the connection to every node is opened with the cluster connection and whenever
- * the topology changes (a promoted replica, a new primary).
+ * the topology changes (a promoted replica, a new primary). When a primary fails, Lettuce drops it
+ * from its view at once, but its replica takes over only a moment later; while slots have no
+ * primary in the view, it is read again every second, so that lookups find the new primary even
+ * when nothing else triggers a refresh (such as while the L2 circuit breaker sends no command).
  *
  * <p>Commands of one connection to one node are answered in the order they were sent, so a read
  * sees the writes sent before it on {@link #async()} (never on {@link #lookups()}, which may read
@@ -66,6 +72,8 @@ public final class ValkeyConnection<V> implements AutoCloseable {
   private final RedisClusterAsyncCommands<String, V> lookups;
   private final RedisClusterCommands<String, V> sync;
   private final Disposable topologyWatch;
+  private final AtomicBoolean coverageRefreshPending = new AtomicBoolean();
+  private volatile boolean closed;
 
   private ValkeyConnection(AbstractRedisClient client, StatefulRedisConnection<String, V> c) {
     this.client = client;
@@ -87,7 +95,34 @@ public final class ValkeyConnection<V> implements AutoCloseable {
     this.sync = c.sync();
     this.topologyWatch = client.getResources().eventBus().get()
         .filter(ClusterTopologyChangedEvent.class::isInstance)
-        .subscribe(event -> connectNodes(c, replicaReads));
+        .subscribe(event -> {
+          connectNodes(c, replicaReads);
+          refreshWhileUncovered(client, c);
+        });
+  }
+
+  /** Reads the topology again in a second if some slot has no primary in {@code c}'s view. */
+  private void refreshWhileUncovered(RedisClusterClient client,
+      StatefulRedisClusterConnection<String, V> c) {
+    int covered = 0;
+    for (RedisClusterNode node : c.getPartitions()) {
+      if (node.getRole().isUpstream()) {
+        covered += node.getSlots().size();
+      }
+    }
+    if (closed || covered >= SlotHash.SLOT_COUNT
+        || !coverageRefreshPending.compareAndSet(false, true)) {
+      return;
+    }
+    client.getResources().eventExecutorGroup().schedule(() -> {
+      if (closed) {
+        return;
+      }
+      client.refreshPartitionsAsync().whenComplete((done, error) -> {
+        coverageRefreshPending.set(false);
+        refreshWhileUncovered(client, c);
+      });
+    }, 1, TimeUnit.SECONDS);
   }
 
   /**
@@ -253,6 +288,7 @@ public final class ValkeyConnection<V> implements AutoCloseable {
   /** Closes the connections and the client this opened. Idempotent. */
   @Override
   public void close() {
+    closed = true;
     if (topologyWatch != null) {
       topologyWatch.dispose();
     }
@@ -267,6 +303,7 @@ public final class ValkeyConnection<V> implements AutoCloseable {
 
   /** Closes as {@link #close()} does, without waiting. */
   public void closeAsync() {
+    closed = true;
     if (topologyWatch != null) {
       topologyWatch.dispose();
     }
