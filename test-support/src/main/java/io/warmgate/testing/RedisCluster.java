@@ -253,8 +253,9 @@ public final class RedisCluster implements ManagedService {
 
   /**
    * Waits until every live node reports {@code cluster_state:ok}, flags no live node as failing,
-   * and all agree which live primary serves each of the {@value #SLOTS} slots: after a
-   * {@link #kill} of a primary, the moment its replica has taken over.
+   * and all agree on every live node's role and on which live primary serves how many of the
+   * {@value #SLOTS} slots: after a {@link #kill} of a primary, the moment its replica has taken
+   * over.
    *
    * @return how long it waited
    * @throws IllegalStateException if that does not happen within {@code timeout}
@@ -297,19 +298,21 @@ public final class RedisCluster implements ManagedService {
           if (live && n.failed()) {
             return "node " + m.port + " still flags live node " + n.port() + " as failing";
           }
-          if (n.primary() && n.slots() > 0) {
-            if (!live) {
-              return "node " + m.port + " still sees stopped node " + n.port() + " serving "
-                  + n.slots() + " slots";
-            }
-            owners.put(n.port(), Integer.toString(n.slots()));
+          if (n.primary() && n.slots() > 0 && !live) {
+            return "node " + m.port + " still sees stopped node " + n.port() + " serving "
+                + n.slots() + " slots";
+          }
+          if (live) {
+            // Roles too: a restarted primary calls itself one until it learns it was replaced.
+            owners.put(n.port(), (n.primary() ? "primary:" : "replica:") + n.slots());
           }
         }
         String view = owners.toString();
         if (agreed == null) {
           agreed = view;
         } else if (!agreed.equals(view)) {
-          return "nodes disagree on the slots: " + agreed + " vs " + view + " at node " + m.port;
+          return "nodes disagree on roles or slots: " + agreed + " vs " + view + " at node "
+              + m.port;
         }
       } catch (IOException e) {
         return "node " + m.port + " does not answer: " + e.getMessage();

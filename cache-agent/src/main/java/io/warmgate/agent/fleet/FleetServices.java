@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -145,15 +146,18 @@ public final class FleetServices {
       }
     }
     ValkeyConnection<String> c;
+    // Control keys are read where they are written: replica reads are for lookups only.
+    CompletableFuture<ValkeyConnection<String>> opening = ValkeyConnection.open(
+        settings.valkey.withReadFrom(ValkeyEndpoint.ReadFrom.PRIMARY), StringCodec.UTF8,
+        resources, COMMAND_TIMEOUT);
     try {
-      // Control keys are read where they are written: replica reads are for lookups only.
-      c = ValkeyConnection.open(settings.valkey.withReadFrom(ValkeyEndpoint.ReadFrom.PRIMARY),
-              StringCodec.UTF8, resources, COMMAND_TIMEOUT)
-          .get(2 * COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      c = opening.get(2 * COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
+      opening.thenAccept(ValkeyConnection::closeAsync);
       Thread.currentThread().interrupt();
       return;
     } catch (ExecutionException | TimeoutException e) {
+      opening.thenAccept(ValkeyConnection::closeAsync); // if it opens after all
       Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
       if (!connectFailureLogged) {
         log.warn("cache '{}': fleet services cannot reach Valkey ({}) yet ({}); retrying",

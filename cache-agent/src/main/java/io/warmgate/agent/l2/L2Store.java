@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * The Valkey/Redis client of the L2 tier, on a standalone server or a cluster
  * ({@link ValkeyConnection}): every command is bounded by a time budget and goes through a circuit
  * breaker, so a slow or absent server costs a caller at most the budget and, once the breaker is
- * open, nothing. On a cluster one breaker covers every node: a node that fails opens it only when
- * it fails half of the recent commands, as it does when the whole cluster stops answering.
+ * open, nothing. On a cluster one breaker covers every node: it opens once half of the recent
+ * commands failed, whichever nodes they went to (under load, a dead primary of three does that
+ * within a fraction of a second, as a whole cluster that stops answering would).
  *
  * <p>Every method returns at once; the future fails with {@link L2UnavailableException} when the
  * breaker is open or no connection exists, with a {@link TimeoutException} when the budget ran
