@@ -2,8 +2,9 @@
 # Installs what warmgate's tests and local cluster need, when it is missing:
 #   - redis-server (Debian package) as the Valkey-compatible L2, and redis-cli (redis-tools), which
 #     creates and reshards the tests' Redis clusters;
-#   - kube-apiserver, kube-controller-manager, kube-scheduler, etcd, kwok, kwokctl, helm and the
-#     Argo Rollouts controller, built from their Go modules (hack/tools/*) into $WARMGATE_CACHE_DIR;
+#   - kube-apiserver, kube-controller-manager, kube-scheduler, etcd, kwok, kwokctl, helm,
+#     kube-score (the chart's linter) and the Argo Rollouts controller, built from their Go
+#     modules (hack/tools/*) into $WARMGATE_CACHE_DIR;
 #   - the Argo Rollouts CRDs, taken from the same Go module.
 # Idempotent: a second run builds nothing. Settings: WARMGATE_CACHE_DIR (default ~/.cache/warmgate).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -60,6 +61,8 @@ main() {
     github.com/argoproj/argo-rollouts/cmd/rollouts-controller
   timed "helm v$HELM_VERSION" build_tools helm "$HELM_BIN" \
     "$(helm_ldflags)" helm.sh/helm/v3/cmd/helm
+  timed "kube-score v$KUBE_SCORE_VERSION" build_tools kube-score "$KUBE_SCORE_BIN" \
+    "-X main.version=$KUBE_SCORE_VERSION" github.com/zegl/kube-score/cmd/kube-score
 
   # Argo Rollouts CRDs straight from the module that built the controller.
   local src

@@ -63,7 +63,8 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   private final L2Tier<V> l2;
   private final L2Store store;
   private final RefreshAhead<V> refresher;
-  /** Null when L2 is not configured or {@code fillWait} is 0: misses go straight to the origin. */
+  /** Both null when L2 is not configured or {@code fillWait} is 0: misses go to the origin. */
+  private final FillWait fillWait;
   private final FillLease<V> fillLease;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
@@ -100,8 +101,9 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     this.store = s.l2;
     this.refresher = l2 == null ? null
         : new RefreshAhead<>(keys, store, s.lockTtl, s.podName, executor, metrics, this::refreshLoaded);
-    this.fillLease = l2 == null || s.fillWait.isZero() ? null
-        : new FillLease<>(keys, store, l2, s.lockTtl, s.fillWait, s.podName, metrics);
+    this.fillWait = l2 == null || s.fillWait.isZero() ? null : new FillWait(s.fillWait);
+    this.fillLease = fillWait == null ? null
+        : new FillLease<>(keys, store, l2, s.lockTtl, fillWait, s.podName, metrics);
   }
 
   /** Everything the engine is made of; assembled by {@link WarmGate#build()}. */
@@ -555,7 +557,11 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       if (loaded == null) {
         throw new NullPointerException("Origin.loadAll returned null instead of a map");
       }
-      originBreaker.succeeded(System.nanoTime() - start);
+      long took = System.nanoTime() - start;
+      originBreaker.succeeded(took);
+      if (fillWait != null) {
+        fillWait.originRead(took);
+      }
       return loaded;
     } catch (Throwable t) {
       originBreaker.failed(System.nanoTime() - start, t);

@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Another pod holds the lease: L2 is polled, value and lease keys of all waiting ids in one
  *       {@code MGET}, 5 ms after the lease then at intervals doubling up to 25 ms, until the value
  *       appears (<b>waited</b>), the lease is gone without a value (<b>lapsed</b>: its holder
- *       failed or gave up; the origin is read at once), or {@code fillWait} has passed since the
- *       lease was asked for (<b>timeout</b>: the origin is read).
+ *       failed or gave up; the origin is read at once), or the wait budget has passed since the
+ *       lease was asked for (<b>timeout</b>: the origin is read). The budget is {@link FillWait}'s:
+ *       about this pod's own origin read time, at most {@code fillWait}.
  *   <li><b>skipped</b>: the lookup's L2 read failed, the L2 breaker is not closed, or the lease
  *       command or a poll failed: no wait, the origin is read at once.
  * </ul>
@@ -77,17 +78,17 @@ final class FillLease<V> {
   private final L2Store store;
   private final L2Tier<V> l2;
   private final long leaseTtlMillis;
-  private final long fillWaitNanos;
+  private final FillWait fillWait;
   private final String tokenPrefix;
   private final CacheMetrics metrics;
 
-  FillLease(KeySpace keys, L2Store store, L2Tier<V> l2, Duration leaseTtl, Duration fillWait,
+  FillLease(KeySpace keys, L2Store store, L2Tier<V> l2, Duration leaseTtl, FillWait fillWait,
       String podName, CacheMetrics metrics) {
     this.keys = keys;
     this.store = store;
     this.l2 = l2;
     this.leaseTtlMillis = leaseTtl.toMillis();
-    this.fillWaitNanos = fillWait.toNanos();
+    this.fillWait = fillWait;
     this.tokenPrefix = podName + "/";
     this.metrics = metrics;
   }
@@ -103,7 +104,7 @@ final class FillLease<V> {
       skip(ids, misses);
       return;
     }
-    long deadline = System.nanoTime() + fillWaitNanos;
+    long deadline = System.nanoTime() + fillWait.nanos();
     byte[] token = (tokenPrefix + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
     List<CompletableFuture<Boolean>> leases = new ArrayList<>(ids.size());
     CompletableFuture<?>[] all = new CompletableFuture<?>[ids.size() + 1];

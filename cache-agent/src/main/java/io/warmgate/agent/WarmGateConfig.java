@@ -108,13 +108,12 @@ public final class WarmGateConfig {
   static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(5);
   /**
    * The default {@link #FILL_WAIT}: the longest a lookup that missed L2 waits for another pod's
-   * origin read of the same id before reading the origin itself. It bounds how much one pod's
-   * latency can depend on another's: an origin read that takes longer than this costs a waiter
-   * this wait plus its own read, less than twice the read. A chosen bound, not a measured one;
-   * this constant is the one place to change it once the fleet benchmark shows the origin-read
-   * times it has to cover.
+   * origin read of the same id before reading the origin itself. Within it the wait follows this
+   * pod's own origin read time ({@link FillWait}), so a waiter waits about as long as its own read
+   * would have taken; the ceiling only bounds that when the origin is very slow. A chosen bound,
+   * not a measured one.
    */
-  static final Duration DEFAULT_FILL_WAIT = Duration.ofMillis(250);
+  static final Duration DEFAULT_FILL_WAIT = Duration.ofSeconds(2);
   static final Duration DEFAULT_L2_TIMEOUT = Duration.ofMillis(20);
   static final Duration DEFAULT_MAX_STALENESS = Duration.ofMinutes(5);
   static final Duration DEFAULT_STALE_IF_ERROR = Duration.ofMinutes(5);

@@ -22,9 +22,9 @@ class BadEnvValuesTest {
       "WARMGATE_L2_TTL          | 1d                    | a duration such as 500ms, 60s, 4m or 1h30m",
       "WARMGATE_ORIGIN_BREAKER_WAIT | 0s                | a positive duration such as 500ms, 5s or 1m",
       "WARMGATE_VALKEY_ADDRESSES| valkey:6379:1         | comma-separated host:port pairs",
-      "WARMGATE_CACHE_NAME      | déals                 | 1-128 letters, digits, '-', '_' or '.', starting with a letter or digit",
-      "WARMGATE_CACHE_NAME      | {deals}               | 1-128 letters, digits, '-', '_' or '.', starting with a letter or digit",
-      "WARMGATE_CACHE_NAME      | deals*                | 1-128 letters, digits, '-', '_' or '.', starting with a letter or digit"})
+      "WARMGATE_CACHE_NAME      | déals                 | 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit",
+      "WARMGATE_CACHE_NAME      | {deals}               | 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit",
+      "WARMGATE_CACHE_NAME      | deals*                | 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit"})
   void malformedValueFailsStartUpNamingVariableValueAndExpectedForm(String variable, String value,
       String expected) {
     Map<String, String> env = new HashMap<>(Map.of("WARMGATE_CACHE_NAME", "deals"));

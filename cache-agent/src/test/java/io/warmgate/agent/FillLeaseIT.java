@@ -292,6 +292,32 @@ class FillLeaseIT {
   }
 
   @Test
+  void theWaitFollowsTheWaitersOwnOriginReadTime() {
+    Pod a = pod("a", LONG_WAIT);
+    Pod b = pod("b", LONG_WAIT);
+    // b times its own origin reads (150 ms each) on ids nobody else asks for.
+    for (String other : IDS.subList(10, 20)) {
+      assertThat(b.cache.get(other)).isEqualTo("D" + other);
+    }
+    String id = IDS.get(3);
+    a.origin.hold();
+    CompletableFuture<String> holder = a.cache.getAsync(id);
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+
+    long start = System.nanoTime();
+    assertThat(b.cache.get(id)).isEqualTo("D" + id);
+    long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+    assertThat(holder).as("the holder is still reading").isNotDone();
+    assertThat(waitedMillis).as("b waited about its own read time, not the %s ceiling", LONG_WAIT)
+        .isBetween(150L, LONG_WAIT.toMillis() / 4);
+    assertThat(b.lease("timeout")).isEqualTo(1);
+    a.origin.release();
+    assertThat(holder.join()).isEqualTo("D" + id);
+    awaitNoLeaseLeft();
+  }
+
+  @Test
   void noLeaseAndNoWaitWhileL2IsDownOrItsBreakerOpen() {
     Pod a = pod("a", LONG_WAIT, w -> w.l2BreakerWait(Duration.ofMinutes(1)));
     a.origin.latencyMillis = 10;

@@ -51,8 +51,8 @@ class FleetWiringIT {
     KeySpace keys = new KeySpace("deals", cache.schemaHash());
     try {
       await().atMost(Duration.ofSeconds(5)).until(() ->
-          raw.hexists(keys.agentsKey(), "deals-7d9f-x1"));
-      AgentInfo me = AgentInfo.fromJson(raw.hget(keys.agentsKey(), "deals-7d9f-x1"));
+          raw.hexists(keys.agentsKey(), "shop/deals-7d9f-x1"));
+      AgentInfo me = AgentInfo.fromJson(raw.hget(keys.agentsKey(), "shop/deals-7d9f-x1"));
       assertThat(me.namespace()).isEqualTo("shop");
       assertThat(me.podTemplateHash()).isEqualTo("7d9f");
       assertThat(me.schemaHash()).isEqualTo(cache.schemaHash());
@@ -66,7 +66,7 @@ class FleetWiringIT {
     } finally {
       cache.close(); // the final flush sends what the periodic ones have not
     }
-    assertThat(raw.hexists(keys.agentsKey(), "deals-7d9f-x1")).isFalse();
+    assertThat(raw.hexists(keys.agentsKey(), "shop/deals-7d9f-x1")).isFalse();
     assertThat(raw.hgetall(keys.statsKey())).containsEntry("l1Hits", "1")
         .containsEntry("misses", "3").containsEntry("originLoads", "3")
         .containsEntry("l2Writes", "3").containsEntry("notFound", "1");

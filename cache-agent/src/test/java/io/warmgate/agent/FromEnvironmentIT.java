@@ -64,7 +64,7 @@ class FromEnvironmentIT {
           WarmGate.fromConfig(WarmGateConfig.from(env), String.class, origin).build();
       try {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-            assertThat(new String(raw.sync().hget(agents, "deal-service-7d9f-abcde"), StandardCharsets.UTF_8))
+            assertThat(new String(raw.sync().hget(agents, "demo/deal-service-7d9f-abcde"), StandardCharsets.UTF_8))
                 .contains("\"podTemplateHash\":\"7d9f\"")
                 .contains("\"schemaHash\":\"" + cache.schemaHash() + "\""));
         cache.get("a");
@@ -73,7 +73,7 @@ class FromEnvironmentIT {
       } finally {
         cache.close();
       }
-      assertThat(raw.sync().hget(agents, "deal-service-7d9f-abcde")).as("deregistered on close").isNull();
+      assertThat(raw.sync().hget(agents, "demo/deal-service-7d9f-abcde")).as("deregistered on close").isNull();
     }
   }
 }

@@ -36,7 +36,7 @@ class WarmGateConfigTest {
     assertThat(c.negativeTtl()).as("unset: tiers use their own TTLs").isEmpty();
     assertThat(c.refreshAhead()).isEqualTo(Duration.ofSeconds(60));
     assertThat(c.lockTtl()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(c.fillWait()).isEqualTo(Duration.ofMillis(250));
+    assertThat(c.fillWait()).isEqualTo(Duration.ofSeconds(2));
     assertThat(c.l2Timeout()).isEqualTo(Duration.ofMillis(20));
     assertThat(c.maxStaleness()).isEqualTo(Duration.ofMinutes(5));
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(5));
@@ -130,8 +130,8 @@ class WarmGateConfigTest {
   void cacheNameThatCannotBeAKeyPartIsRefusedNamingTheVariable() {
     assertThatThrownBy(() -> WarmGateConfig.from(Map.of("WARMGATE_CACHE_NAME", "deals:v2")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("WARMGATE_CACHE_NAME='deals:v2' is invalid: expected 1-128 letters, digits, "
-            + "'-', '_' or '.', starting with a letter or digit");
+        .hasMessage("WARMGATE_CACHE_NAME='deals:v2' is invalid: expected 1-63 lowercase "
+            + "letters, digits or '-', starting and ending with a letter or digit");
   }
 
   @Test

@@ -109,7 +109,7 @@ class RbacIT {
     agents.register("app-stable", "stable1", "aaa111");
     agents.register("app-canary", "canary1", "aaa111");
 
-    policies.policy(ns, "gate", TargetKind.Rollout, "app", redis.host() + ":" + redis.port(),
+    policies.policy(ns, "gate", "gate", TargetKind.Rollout, "app", redis.host() + ":" + redis.port(),
         null);
 
     policies.awaitCondition(ns, "gate", Conditions.ROLLOUT_HELD, "False", "SchemaUnchanged");

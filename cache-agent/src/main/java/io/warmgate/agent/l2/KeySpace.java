@@ -26,11 +26,14 @@ import java.util.regex.Pattern;
  */
 public final class KeySpace {
 
-  /** Cache names are Kubernetes-like: letters, digits, '-', '_', '.', at most 128 chars. */
-  private static final Pattern CACHE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+  /**
+   * Cache names follow the CachePolicy's {@code spec.cacheName} rule exactly (a DNS label), so a
+   * name the operator accepts is one the agent accepts, and the reverse.
+   */
+  private static final Pattern CACHE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
   /** The cache-name rule, for error messages. */
   public static final String CACHE_NAME_RULE =
-      "1-128 letters, digits, '-', '_' or '.', starting with a letter or digit";
+      "1-63 lowercase letters, digits or '-', starting and ending with a letter or digit";
   private static final Pattern SCHEMA_HASH = Pattern.compile("[0-9a-f]{1,64}");
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
@@ -41,8 +44,8 @@ public final class KeySpace {
   /**
    * Creates the key space of {@code cacheName} and {@code schemaHash}.
    *
-   * @throws IllegalArgumentException if the cache name is not 1-128 letters, digits, '-', '_' or
-   *     '.' starting with a letter or digit, or the hash is not lower-case hex
+   * @throws IllegalArgumentException if the cache name breaks {@link #CACHE_NAME_RULE}, or the
+   *     hash is not lower-case hex
    */
   public KeySpace(String cacheName, String schemaHash) {
     requireValidCacheName(cacheName);
@@ -60,8 +63,7 @@ public final class KeySpace {
    * Checks that {@code cacheName} can be part of keys and hash tags.
    *
    * @return the name
-   * @throws IllegalArgumentException if it is not 1-128 letters, digits, '-', '_' or '.',
-   *     starting with a letter or digit
+   * @throws IllegalArgumentException if it breaks {@link #CACHE_NAME_RULE}
    */
   public static String requireValidCacheName(String cacheName) {
     Objects.requireNonNull(cacheName, "cacheName");

@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Objects;
 
 /**
- * One agent's entry in {@code {wg:<cache>}:agents}, stored as JSON under the pod name. Times are
- * epoch millis; the entry is dead once {@code expiresAt} has passed.
+ * One agent's entry in {@code {wg:<cache>}:agents}, stored as JSON under {@link #field()}. Times
+ * are epoch millis; the entry is dead once {@code expiresAt} has passed.
  *
- * @param pod the pod name (the hash field)
+ * @param pod the pod name
  * @param namespace the pod's namespace, or null if unknown
  * @param podTemplateHash the pod's {@code rollouts-pod-template-hash}, or null if unknown
  * @param schemaHash the schema hash the agent reads and writes
@@ -32,6 +32,15 @@ public record AgentInfo(String pod, String namespace, String podTemplateHash, St
     Objects.requireNonNull(pod, "pod");
     Objects.requireNonNull(schemaHash, "schemaHash");
     Objects.requireNonNull(version, "version");
+  }
+
+  /**
+   * The entry's hash field, {@code <namespace>/<pod>} ({@code <pod>} when the namespace is
+   * unknown): pods of one name in two namespaces that share a Valkey and a cache name (staging and
+   * production from the same manifests) keep apart entries. A pod name never contains '/'.
+   */
+  public String field() {
+    return namespace == null || namespace.isEmpty() ? pod : namespace + "/" + pod;
   }
 
   /** Returns this entry with {@code expiresAt} replaced. */

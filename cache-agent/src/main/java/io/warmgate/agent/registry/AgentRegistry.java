@@ -33,7 +33,7 @@ public final class AgentRegistry {
   public static final Duration KEY_TTL = Duration.ofHours(1);
 
   /**
-   * KEYS[1] = agents; ARGV = pod, entry, now, dead retention ms, key TTL ms. Entries that do not
+   * KEYS[1] = agents; ARGV = field, entry, now, dead retention ms, key TTL ms. Entries that do not
    * parse are left alone: they may come from a newer agent, and the key's expiry bounds them. A
    * key of another type holds no entry and would fail every heartbeat, so it is replaced.
    */
@@ -59,7 +59,7 @@ public final class AgentRegistry {
       """;
 
   /**
-   * KEYS[1] = agents; ARGV = pod, startedAt. Deletes the entry only if it is this process's (same
+   * KEYS[1] = agents; ARGV = field, startedAt. Deletes the entry only if it is this process's (same
    * start time), so a stopping process never removes the entry of a newer pod with the same name.
    */
   private static final String DEREGISTER = """
@@ -99,7 +99,7 @@ public final class AgentRegistry {
     long now = clock.millis();
     String entry = identity.expiringAt(now + ENTRY_TTL.toMillis()).toJson();
     Long removed = connection.sync().eval(HEARTBEAT, ScriptOutputType.INTEGER, new String[] {key},
-        identity.pod(), entry, Long.toString(now), Long.toString(DEAD_RETENTION.toMillis()),
+        identity.field(), entry, Long.toString(now), Long.toString(DEAD_RETENTION.toMillis()),
         Long.toString(KEY_TTL.toMillis()));
     return removed == null ? 0 : removed;
   }
@@ -107,7 +107,7 @@ public final class AgentRegistry {
   /** Deletes this agent's entry if it is still its own; returns whether it did. */
   public boolean deregister() {
     Long n = connection.sync().eval(DEREGISTER, ScriptOutputType.INTEGER, new String[] {key},
-        identity.pod(), Long.toString(identity.startedAt()));
+        identity.field(), Long.toString(identity.startedAt()));
     return n != null && n == 1L;
   }
 

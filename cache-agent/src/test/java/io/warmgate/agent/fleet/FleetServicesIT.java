@@ -79,7 +79,7 @@ class FleetServicesIT {
   }
 
   private AgentInfo entry(String pod) {
-    String json = raw.hget("{wg:deals}:agents", pod);
+    String json = raw.hget("{wg:deals}:agents", "shop/" + pod);
     return json == null ? null : AgentInfo.fromJson(json);
   }
 
@@ -129,7 +129,7 @@ class FleetServicesIT {
     assertThat(entry("deals-5c4b-y1").podTemplateHash()).isEqualTo("5c4b");
 
     canary.close();
-    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("deals-7d9f-x1");
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("shop/deals-7d9f-x1");
     stable.close();
     assertThat(raw.hkeys("{wg:deals}:agents")).isEmpty();
   }

@@ -40,9 +40,13 @@ class AgentRegistryIT {
   }
 
   private AgentRegistry agent(String pod, String templateHash, KeySpace keys) {
+    return agent("shop", pod, templateHash, keys);
+  }
+
+  private AgentRegistry agent(String namespace, String pod, String templateHash, KeySpace keys) {
     long now = clock.millis();
     return new AgentRegistry(connection, keys,
-        new AgentInfo(pod, "shop", templateHash, keys.schemaHash(), "1.2.3", now, now), clock);
+        new AgentInfo(pod, namespace, templateHash, keys.schemaHash(), "1.2.3", now, now), clock);
   }
 
   @Test
@@ -50,7 +54,7 @@ class AgentRegistryIT {
     long started = clock.millis();
     agent("deals-7d9f-abcde", "7d9f", stable).heartbeat();
 
-    String json = raw.hget("{wg:deals}:agents", "deals-7d9f-abcde");
+    String json = raw.hget("{wg:deals}:agents", "shop/deals-7d9f-abcde");
     assertThat(json).isEqualTo("{\"pod\":\"deals-7d9f-abcde\",\"namespace\":\"shop\","
         + "\"podTemplateHash\":\"7d9f\",\"schemaHash\":\"aaaaaaaaaaaa\",\"version\":\"1.2.3\","
         + "\"startedAt\":" + started + ",\"expiresAt\":" + (started + 15_000) + "}");
@@ -63,7 +67,7 @@ class AgentRegistryIT {
     a.heartbeat();
     clock.advance(Duration.ofSeconds(5));
     a.heartbeat();
-    AgentInfo entry = AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "a"));
+    AgentInfo entry = AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "shop/a"));
     assertThat(entry.expiresAt()).isEqualTo(clock.millis() + 15_000);
     assertThat(entry.startedAt()).isEqualTo(clock.millis() - 5_000);
   }
@@ -81,13 +85,27 @@ class AgentRegistryIT {
   }
 
   @Test
+  void podsOfOneNameInTwoNamespacesKeepApartEntries() {
+    AgentRegistry staging = agent("staging", "deals-7d9f-a", "7d9f", stable);
+    AgentRegistry production = agent("production", "deals-7d9f-a", "7d9f", canary);
+    staging.heartbeat();
+    production.heartbeat();
+
+    assertThat(raw.hkeys("{wg:deals}:agents"))
+        .containsExactlyInAnyOrder("staging/deals-7d9f-a", "production/deals-7d9f-a");
+    assertThat(staging.deregister()).isTrue();
+    assertThat(AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "production/deals-7d9f-a"))
+        .schemaHash()).isEqualTo("bbbbbbbbbbbb");
+  }
+
+  @Test
   void aStoppedAgentIsRemovedAtOnce() {
     AgentRegistry a = agent("a", "7d9f", stable);
     AgentRegistry b = agent("b", "7d9f", stable);
     a.heartbeat();
     b.heartbeat();
     assertThat(a.deregister()).isTrue();
-    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("b");
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("shop/b");
     assertThat(a.deregister()).isFalse();
   }
 
@@ -99,18 +117,18 @@ class AgentRegistryIT {
 
     clock.advance(Duration.ofSeconds(16));
     alive.heartbeat();
-    AgentInfo dead = AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "crashed"));
+    AgentInfo dead = AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "shop/crashed"));
     assertThat(dead.isLiveAt(clock.millis())).isFalse();
-    assertThat(AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "alive")).isLiveAt(clock.millis()))
+    assertThat(AgentInfo.fromJson(raw.hget("{wg:deals}:agents", "shop/alive")).isLiveAt(clock.millis()))
         .isTrue();
 
     clock.advance(Duration.ofSeconds(59)); // dead for 60 s: kept
     assertThat(alive.heartbeat()).isZero();
-    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactlyInAnyOrder("crashed", "alive");
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactlyInAnyOrder("shop/crashed", "shop/alive");
 
     clock.advance(Duration.ofSeconds(2)); // dead for over 60 s: deleted
     assertThat(alive.heartbeat()).isEqualTo(1);
-    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("alive");
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("shop/alive");
   }
 
   @Test
@@ -121,7 +139,7 @@ class AgentRegistryIT {
     AgentRegistry restarted = agent("deals-0", "7d9f", stable);
     restarted.heartbeat();
     assertThat(old.deregister()).isFalse();
-    assertThat(raw.hexists("{wg:deals}:agents", "deals-0")).isTrue();
+    assertThat(raw.hexists("{wg:deals}:agents", "shop/deals-0")).isTrue();
   }
 
   @Test
@@ -131,7 +149,7 @@ class AgentRegistryIT {
     AgentRegistry a = agent("a", "7d9f", stable);
     clock.advance(Duration.ofHours(2));
     a.heartbeat();
-    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactlyInAnyOrder("a", "future", "garbage");
+    assertThat(raw.hkeys("{wg:deals}:agents")).containsExactlyInAnyOrder("shop/a", "future", "garbage");
     assertThat(a.entries()).extracting(AgentInfo::pod).containsExactly("a");
   }
 }

@@ -45,7 +45,9 @@ final class AgentRegistry {
     return live;
   }
 
-  private static Agent parse(String pod, String json) {
+  /** @param field the hash field: {@code <namespace>/<pod>}, or the pod name (older agents) */
+  private static Agent parse(String field, String json) {
+    String pod = field.substring(field.indexOf('/') + 1);
     try {
       JsonNode node = JSON.readTree(json);
       String podHash = node.path("podTemplateHash").asText("");

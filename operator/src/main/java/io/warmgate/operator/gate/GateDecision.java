@@ -105,7 +105,7 @@ public final class GateDecision {
     Coverage coverage = seen.coverage();
     boolean covered = coverage != null && coverage.reaches(rules.minCoverage());
     boolean hitsOk = rules.minHitRatio() == null
-        || (seen.hitRatio() != null && seen.hitRatio() >= rules.minHitRatio());
+        || (seen.hitRatio() != null && 100 * seen.hitRatio() >= rules.minHitRatio());
     String hotSet = hotSet(seen);
     if (covered && hitsOk) {
       return new Decision.Release(GatePhase.Promoted, GateReasons.COVERAGE_REACHED,
@@ -235,8 +235,8 @@ public final class GateDecision {
         + " of " + rules.minCoverage() + "% needed";
     if (rules.minHitRatio() != null) {
       text += ", hit ratio " + (seen.hitRatio() == null ? "unknown"
-          : format("%.2f", seen.hitRatio())) + " of " + format("%.2f", rules.minHitRatio())
-          + " needed";
+          : format("%.1f%%", 100 * seen.hitRatio())) + " of " + rules.minHitRatio()
+          + "% needed";
     }
     return text;
   }

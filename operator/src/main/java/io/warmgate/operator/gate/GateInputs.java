@@ -46,9 +46,12 @@ public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
     Objects.requireNonNull(agentGrace, "agentGrace");
   }
 
-  /** The warm-up rules with defaults applied and durations parsed. */
+  /**
+   * The warm-up rules with defaults applied and durations parsed; {@code minCoverage} and
+   * {@code minHitRatio} are percentages.
+   */
   public record Warmup(WarmupMode mode, int hotSetSize, int preloadRate, int minCoverage,
-      Double minHitRatio, Duration hitRatioWindow, Duration maxWait, TimeoutAction onTimeout,
+      Integer minHitRatio, Duration hitRatioWindow, Duration maxWait, TimeoutAction onTimeout,
       boolean skipWhenSchemaUnchanged) {
 
     /**

@@ -11,8 +11,8 @@ import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.Durations;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
-import io.warmgate.operator.model.NamespaceRole;
-import io.warmgate.operator.model.SchemaNamespaceStatus;
+import io.warmgate.operator.model.KeySpaceRole;
+import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.status.Conditions;
 import java.time.Clock;
@@ -75,13 +75,13 @@ public final class RolloutGate {
    * What one pass of the gate produced.
    *
    * @param gate the new {@code status.gate}
-   * @param namespaces the new {@code status.namespaces}
+   * @param keySpaces the new {@code status.keySpaces}
    * @param decision what was decided (after any warm job was opened)
    * @param warmed the new {@code Warmed} condition, or null to leave it as it is
    * @param held the new {@code RolloutHeld} condition, or null to leave it as it is
    * @param active whether a canary is in progress, so the gate should look again soon
    */
-  public record Outcome(GateStatus gate, List<SchemaNamespaceStatus> namespaces,
+  public record Outcome(GateStatus gate, List<KeySpaceStatus> keySpaces,
       Decision decision, ConditionValue warmed, ConditionValue held, boolean active) {}
 
   /** A condition's status, reason and message. */
@@ -119,7 +119,7 @@ public final class RolloutGate {
     boolean sameCanary = previous != null;
     ControlKeys keys = new ControlKeys(policy.getSpec().getCacheName());
 
-    List<SchemaNamespaceStatus> namespaces = status.getNamespaces();
+    List<KeySpaceStatus> keySpaces = status.getKeySpaces();
     GateInputs.Observed observed;
     if (valkey == null) {
       observed = GateInputs.Observed.unreachable(valkeyProblem);
@@ -127,7 +127,7 @@ public final class RolloutGate {
       try {
         List<Agent> agents = AgentRegistry.live(valkey.sync(), keys,
             policy.getMetadata().getNamespace(), now);
-        namespaces = namespaces(valkey, keys, agents, view, warmup, now);
+        keySpaces = keySpaces(valkey, keys, agents, view, warmup, now);
         observed = observe(valkey, keys, agents, view, step, warmup, l2Ttl, now);
       } catch (RedisException e) {
         log.debug("Reading Valkey for CachePolicy {}/{} failed",
@@ -176,7 +176,7 @@ public final class RolloutGate {
           : patcher.abort(view, step.index());
       if (!applied) {
         // The Rollout changed meanwhile: record nothing new and decide again shortly.
-        return new Outcome(before, status.getNamespaces(), decision,
+        return new Outcome(before, status.getKeySpaces(), decision,
             current(status, Conditions.WARMED), current(status, Conditions.ROLLOUT_HELD), true);
       }
       log.info("Rollout {}: {}", view.id(), decision.message());
@@ -205,7 +205,7 @@ public final class RolloutGate {
         ? current(status, Conditions.ROLLOUT_HELD)
         : new ConditionValue(decision instanceof Decision.Hold ? Condition.TRUE : Condition.FALSE,
             decision.reason(), decision.message());
-    return new Outcome(gate, namespaces, decision,
+    return new Outcome(gate, keySpaces, decision,
         warmed(decision, status, view, before, pendingRevision(rollout)), held, active);
   }
 
@@ -273,7 +273,7 @@ public final class RolloutGate {
     return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job, hotSet);
   }
 
-  private List<SchemaNamespaceStatus> namespaces(StatefulRedisConnection<String, String> valkey,
+  private List<KeySpaceStatus> keySpaces(StatefulRedisConnection<String, String> valkey,
       ControlKeys keys, List<Agent> agents, RolloutView view, GateInputs.Warmup warmup,
       Instant now) {
     NamespaceStats stats = new NamespaceStats(valkey, keys, READ_TIMEOUT);
@@ -281,24 +281,24 @@ public final class RolloutGate {
         : DEFAULT_RATIO_WINDOW;
     Map<String, List<Agent>> bySchema = agents.stream()
         .collect(Collectors.groupingBy(Agent::schemaHash, TreeMap::new, Collectors.toList()));
-    List<SchemaNamespaceStatus> result = new ArrayList<>();
+    List<KeySpaceStatus> result = new ArrayList<>();
     bySchema.forEach((schema, members) -> {
-      SchemaNamespaceStatus ns = new SchemaNamespaceStatus();
+      KeySpaceStatus ns = new KeySpaceStatus();
       ns.setSchemaHash(schema);
       if (members.stream().anyMatch(a -> a.podTemplateHash().equals(view.stableRs()))) {
-        ns.setRole(NamespaceRole.Stable);
+        ns.setRole(KeySpaceRole.Stable);
       } else if (view.canaryInProgress()
           && members.stream().anyMatch(a -> a.podTemplateHash().equals(view.currentPodHash()))) {
-        ns.setRole(NamespaceRole.Canary);
+        ns.setRole(KeySpaceRole.Canary);
       }
       ns.setAgents(members.size());
       ns.setKeys(stats.keyCount(schema));
       Double ratio = stats.hitRatio(schema, window, now);
-      ns.setHitRatio(ratio == null ? null : Math.round(ratio * 1000) / 1000.0);
+      ns.setHitRatio(ratio == null ? null : Math.round(ratio * 1000) / 10.0);
       result.add(ns);
     });
-    result.sort(Comparator.comparing((SchemaNamespaceStatus n) -> n.getRole() == null ? 2
-        : n.getRole().ordinal()).thenComparing(SchemaNamespaceStatus::getSchemaHash));
+    result.sort(Comparator.comparing((KeySpaceStatus n) -> n.getRole() == null ? 2
+        : n.getRole().ordinal()).thenComparing(KeySpaceStatus::getSchemaHash));
     return result;
   }
 

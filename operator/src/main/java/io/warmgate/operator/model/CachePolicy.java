@@ -16,18 +16,24 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(CachePolicy.VERSION)
 @Kind("CachePolicy")
 @ShortNames("cpol")
+@AdditionalPrinterColumn(name = "Target", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".spec.targetRef.name",
+    getDescription = "The Rollout or Deployment whose pods use the cache.")
 @AdditionalPrinterColumn(name = "Ready", type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
     getDescription = "Whether the policy is valid and its target, Secret and Valkey were found.")
 @AdditionalPrinterColumn(name = "Gate", type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.gate.phase",
     getDescription = "Phase of the rollout gate.")
-@AdditionalPrinterColumn(name = "Schema", type = AdditionalPrinterColumn.Type.STRING,
+@AdditionalPrinterColumn(name = "Stable", type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.gate.stableSchemaHash",
     getDescription = "Schema hash of the stable pods.")
+@AdditionalPrinterColumn(name = "Canary", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.gate.canarySchemaHash",
+    getDescription = "Schema hash of the canary pods, while a canary is in progress.")
 @AdditionalPrinterColumn(name = "Coverage", type = AdditionalPrinterColumn.Type.NUMBER,
     jsonPath = ".status.gate.coverage",
-    getDescription = "Percentage of the hot set present in the canary's L2 namespace.")
+    getDescription = "Percentage of the hot set present in the canary's L2 key space.")
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE,
     jsonPath = ".metadata.creationTimestamp",
     getDescription = "Time since the policy was created.")

@@ -15,8 +15,9 @@ public class CachePolicyStatus {
       + "RolloutHeld (the gate holds the rollout).")
   private List<Condition> conditions = new ArrayList<>();
 
-  @JsonPropertyDescription("Live schema-hash namespaces of the cache, as the agents report them.")
-  private List<SchemaNamespaceStatus> namespaces = new ArrayList<>();
+  @JsonPropertyDescription("Live key spaces of the cache (one per schema hash: "
+      + "wg:<cacheName>:<schemaHash>:...), as the agents report them. Not Kubernetes namespaces.")
+  private List<KeySpaceStatus> keySpaces = new ArrayList<>();
 
   @JsonPropertyDescription("The rollout gate's view of the current canary.")
   private GateStatus gate;
@@ -37,12 +38,12 @@ public class CachePolicyStatus {
     this.conditions = conditions;
   }
 
-  public List<SchemaNamespaceStatus> getNamespaces() {
-    return namespaces;
+  public List<KeySpaceStatus> getKeySpaces() {
+    return keySpaces;
   }
 
-  public void setNamespaces(List<SchemaNamespaceStatus> namespaces) {
-    this.namespaces = namespaces;
+  public void setKeySpaces(List<KeySpaceStatus> keySpaces) {
+    this.keySpaces = keySpaces;
   }
 
   public GateStatus getGate() {

@@ -3,7 +3,12 @@ package io.warmgate.operator.model;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
-/** One aspect of a policy's state, following the Kubernetes condition conventions. */
+/**
+ * One aspect of a policy's state, following the Kubernetes condition conventions: the fields of
+ * {@code metav1.Condition}. Kept here rather than fabric8's {@code Condition} because the CRD is
+ * generated from these classes and fabric8's model carries no descriptions: with this copy
+ * {@code kubectl explain cpol.status.conditions} documents every field and its values.
+ */
 public class Condition {
 
   /** Condition status values. */

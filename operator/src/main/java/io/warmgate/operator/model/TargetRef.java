@@ -4,9 +4,21 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
 /** The workload, in the policy's namespace, whose pods use the cache. */
+@ValidationRule(value = "!has(self.apiVersion) "
+    + "|| (self.kind == 'Rollout' && self.apiVersion == 'argoproj.io/v1alpha1') "
+    + "|| (self.kind == 'Deployment' && self.apiVersion == 'apps/v1')",
+    message = "targetRef.apiVersion must be argoproj.io/v1alpha1 for kind Rollout and apps/v1 "
+        + "for kind Deployment",
+    fieldPath = ".apiVersion")
 public class TargetRef {
+
+  @Size(max = 253)
+  @JsonPropertyDescription("API version of the workload: argoproj.io/v1alpha1 for Rollout, "
+      + "apps/v1 for Deployment; optional, as kind implies it.")
+  private String apiVersion;
 
   @Required
   @JsonPropertyDescription("Kind of the workload: Rollout (Argo Rollouts, argoproj.io/v1alpha1; "
@@ -24,6 +36,14 @@ public class TargetRef {
   public TargetRef(TargetKind kind, String name) {
     this.kind = kind;
     this.name = name;
+  }
+
+  public String getApiVersion() {
+    return apiVersion;
+  }
+
+  public void setApiVersion(String apiVersion) {
+    this.apiVersion = apiVersion;
   }
 
   public TargetKind getKind() {

@@ -55,10 +55,11 @@ public class WarmupSpec {
   private Integer minCoverage = 80;
 
   @Min(0)
-  @Max(1)
-  @JsonPropertyDescription("Optional extra criterion: the canary's L1+L2 hit ratio (0-1) over "
-      + "hitRatioWindow must reach this value. Set together with hitRatioWindow.")
-  private Double minHitRatio;
+  @Max(100)
+  @JsonPropertyDescription("Optional extra criterion: percentage (0-100) of the canary's lookups "
+      + "answered by L1 or L2 over hitRatioWindow that must be reached, a percent like "
+      + "minCoverage. Set together with hitRatioWindow.")
+  private Integer minHitRatio;
 
   @Size(max = Durations.MAX_LENGTH)
   @Pattern(Durations.PATTERN)
@@ -125,11 +126,11 @@ public class WarmupSpec {
     this.minCoverage = minCoverage;
   }
 
-  public Double getMinHitRatio() {
+  public Integer getMinHitRatio() {
     return minHitRatio;
   }
 
-  public void setMinHitRatio(Double minHitRatio) {
+  public void setMinHitRatio(Integer minHitRatio) {
     this.minHitRatio = minHitRatio;
   }
 

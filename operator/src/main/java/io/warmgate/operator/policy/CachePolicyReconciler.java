@@ -47,7 +47,9 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -81,6 +83,8 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   static final String LEGACY_FINALIZER = "cachepolicies.warmgate.io/finalizer";
   static final String SECRET_INDEX = "warmgate.io/secret";
   static final String TARGET_INDEX = "warmgate.io/target";
+  /** Policies by {@code <cacheName>@<Valkey address>}, one entry per address. */
+  static final String CACHE_INDEX = "warmgate.io/cache";
   /** How often the gate looks again while a canary is in progress. */
   static final Duration GATE_INTERVAL = Duration.ofSeconds(1);
 
@@ -127,6 +131,8 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         .map(ref -> List.of(targetKey(p.getMetadata().getNamespace(), ref.getKind().name(),
             ref.getName())))
         .orElse(List.of()));
+
+    policies.addIndexer(CACHE_INDEX, CachePolicyReconciler::cacheKeys);
 
     List<EventSource<?, CachePolicy>> sources = new ArrayList<>();
     secrets = new InformerEventSource<>(InformerEventSourceConfiguration
@@ -180,9 +186,11 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     long generation = generationOf(policy);
     List<Conditions.Transition> transitions = new ArrayList<>();
 
-    Check ready = evaluate(policy, status, generation, transitions);
+    Optional<CachePolicy> cacheOwner = olderPolicySharingCache(policy, context);
+    Check ready = evaluate(policy, status, generation, transitions, cacheOwner);
     set(transitions, status, generation, Conditions.READY, ready.ok(), ready.reason(),
         ready.message());
+    // The gate still runs: a Rollout paused at its gate step has no one else to release it.
     boolean gateActive = runGate(policy, status, generation, context, transitions);
     status.setObservedGeneration(generation);
     keepFinalizer(policy, context, Conditions.isTrue(status, Conditions.ROLLOUT_HELD));
@@ -266,7 +274,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     RolloutGate.Outcome outcome =
         gate.run(context.getClient(), policy, rollout, connection, problem);
     status.setGate(outcome.gate());
-    status.setNamespaces(outcome.namespaces());
+    status.setKeySpaces(outcome.keySpaces());
     if (outcome.warmed() != null) {
       conditions.set(status, generation, Conditions.WARMED, outcome.warmed().status(),
           outcome.warmed().reason(), outcome.warmed().message());
@@ -306,9 +314,41 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     }
   }
 
+  /**
+   * The oldest other policy (by creation time, then namespace and name) that uses the same
+   * {@code cacheName} on a Valkey address of {@code policy} and is older than it; empty when
+   * there is none. Such policies read and write the same keys (values, hot set, warm jobs,
+   * stats): pods of one could serve the other's data. Policies being deleted do not count.
+   */
+  private static Optional<CachePolicy> olderPolicySharingCache(CachePolicy policy,
+      Context<CachePolicy> context) {
+    Comparator<CachePolicy> age = Comparator
+        .comparing((CachePolicy p) -> createdAt(p))
+        .thenComparing(p -> p.getMetadata().getNamespace())
+        .thenComparing(p -> p.getMetadata().getName());
+    ResourceID self = ResourceID.fromResource(policy);
+    return cacheKeys(policy).stream()
+        .flatMap(key -> context.getPrimaryCache().byIndex(CACHE_INDEX, key).stream())
+        .filter(p -> !ResourceID.fromResource(p).equals(self))
+        .filter(p -> !p.isMarkedForDeletion())
+        .filter(p -> age.compare(p, policy) < 0)
+        .min(age);
+  }
+
+  private static List<String> cacheKeys(CachePolicy policy) {
+    CachePolicySpec spec = policy.getSpec();
+    if (spec == null || spec.getCacheName() == null || spec.getValkey() == null
+        || spec.getValkey().getAddresses() == null) {
+      return List.of();
+    }
+    return spec.getValkey().getAddresses().stream().filter(Objects::nonNull)
+        .map(address -> spec.getCacheName() + "@" + address.trim().toLowerCase(Locale.ROOT))
+        .distinct().toList();
+  }
+
   /** Runs the checks in order and returns what Ready should say. */
   private Check evaluate(CachePolicy policy, CachePolicyStatus status, long generation,
-      List<Conditions.Transition> transitions) {
+      List<Conditions.Transition> transitions, Optional<CachePolicy> cacheOwner) {
     String namespace = policy.getMetadata().getNamespace();
     String user = ResourceID.fromResource(policy).toString();
     CachePolicySpec spec = policy.getSpec();
@@ -341,6 +381,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     }
 
     Check l2;
+    Check protectedL2 = Check.passed();
     if (secret.ok()) {
       ValkeySpec v = spec.getValkey();
       ProbeResult probe = valkey.probe(user, new ValkeyEndpoint(v.getAddresses(),
@@ -348,6 +389,9 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       set(transitions, status, generation, Conditions.L2_REACHABLE, probe.reachable(),
           probe.reason(), probe.message());
       l2 = probe.reachable() ? Check.passed() : Check.failed(probe.reason(), probe.message());
+      if (probe.unprotected() != null) {
+        protectedL2 = Check.failed(Reasons.PASSWORD_NOT_REQUIRED, probe.unprotected());
+      }
     } else {
       valkey.release(user);
       notChecked(transitions, status, generation, secret.message());
@@ -375,7 +419,17 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         : Check.failed(Reasons.CANNOT_WARM, "This policy can never warm a canary: "
             + String.join("; ", cannotWork));
 
-    for (Check check : List.of(secret, l2, targetCheck, gateStep, warmable)) {
+    Check ownCache = cacheOwner.map(other -> Check.failed(Reasons.CACHE_NAME_IN_USE,
+        "CachePolicy " + other.getMetadata().getNamespace() + "/" + other.getMetadata().getName()
+            + " is older and uses cacheName '" + spec.getCacheName() + "' on the same Valkey ("
+            + String.join(", ", other.getSpec().getValkey().getAddresses()) + "): both would read "
+            + "and write the same keys (values, hot set, warm jobs), so pods of one could serve "
+            + "the other's data; give this policy another spec.cacheName or point "
+            + "spec.valkey.addresses at another Valkey"))
+        .orElse(Check.passed());
+
+    for (Check check : List.of(secret, l2, protectedL2, ownCache, targetCheck, gateStep,
+        warmable)) {
       if (!check.ok()) {
         return check;
       }

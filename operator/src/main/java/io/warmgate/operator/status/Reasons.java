@@ -36,6 +36,10 @@ public final class Reasons {
   public static final String NO_GATE_STEP = "NoGateStep";
   /** Ready=False: the warm-up rules can never be met (see the message for the field and fix). */
   public static final String CANNOT_WARM = "CannotWarm";
+  /** Ready=False: spec.valkey gives a password, but the server answers without one. */
+  public static final String PASSWORD_NOT_REQUIRED = "PasswordNotRequired";
+  /** Ready=False: an older CachePolicy uses the same cacheName on the same Valkey. */
+  public static final String CACHE_NAME_IN_USE = "CacheNameInUse";
   /** Conflict=True: an older CachePolicy gates the same Rollout. */
   public static final String GATED_BY_ANOTHER_POLICY = "GatedByAnotherPolicy";
   /** Conflict=False: no other CachePolicy targets the Rollout. */

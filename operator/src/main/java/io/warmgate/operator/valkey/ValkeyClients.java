@@ -57,8 +57,18 @@ public final class ValkeyClients implements AutoCloseable {
         return ValkeyFailures.classify(address, e);
       }
     }
+    String unprotected = null;
+    if (endpoint.password() != null) {
+      String address = endpoint.addresses().get(0);
+      if (shared.answersWithoutPassword(address)) {
+        unprotected = "Valkey at " + address + " answers without a password, but "
+            + "spec.valkey.passwordSecretKeyRef gives one: the server is not protected as this "
+            + "policy assumes; set a password on the server (requirepass or an ACL user), or "
+            + "remove passwordSecretKeyRef (and username) from the policy";
+      }
+    }
     return new ProbeResult(true, Reasons.CONNECTED, "Every Valkey address answered PING: "
-        + String.join(", ", endpoint.addresses()));
+        + String.join(", ", endpoint.addresses()), unprotected);
   }
 
   /**
@@ -167,12 +177,25 @@ public final class ValkeyClients implements AutoCloseable {
       }
       discard(address);
       try {
-        StatefulRedisConnection<String, String> fresh = client.connect(uri(address));
+        StatefulRedisConnection<String, String> fresh = client.connect(uri(address, true));
         connections.put(address, fresh);
         fresh.sync().ping();
       } catch (RuntimeException e) {
         discard(address);
         throw e;
+      }
+    }
+
+    /**
+     * Whether {@code address} answers PING on a connection that sends no credentials. A server
+     * that requires a password answers {@code NOAUTH}; any failure counts as "requires one".
+     */
+    boolean answersWithoutPassword(String address) {
+      try (StatefulRedisConnection<String, String> probe = client.connect(uri(address, false))) {
+        return "PONG".equals(probe.sync().ping());
+      } catch (RuntimeException e) {
+        log.debug("Anonymous PING of {} failed, so it requires a password", address, e);
+        return false;
       }
     }
 
@@ -183,7 +206,7 @@ public final class ValkeyClients implements AutoCloseable {
         return kept;
       }
       discard(address);
-      StatefulRedisConnection<String, String> fresh = client.connect(uri(address));
+      StatefulRedisConnection<String, String> fresh = client.connect(uri(address, true));
       connections.put(address, fresh);
       return fresh;
     }
@@ -195,7 +218,7 @@ public final class ValkeyClients implements AutoCloseable {
       }
     }
 
-    private RedisURI uri(String address) {
+    private RedisURI uri(String address, boolean withCredentials) {
       int colon = address.lastIndexOf(':');
       RedisURI.Builder uri = RedisURI.builder()
           .withHost(address.substring(0, colon))
@@ -204,7 +227,7 @@ public final class ValkeyClients implements AutoCloseable {
           .withTimeout(timeout)
           .withClientName("warmgate-operator");
       char[] password = endpoint.password();
-      if (password != null) {
+      if (withCredentials && password != null) {
         if (endpoint.username() != null) {
           uri.withAuthentication(endpoint.username(), password);
         } else {

@@ -48,7 +48,7 @@ final class ValkeyFailures {
   }
 
   private static ProbeResult fail(String reason, String message) {
-    return new ProbeResult(false, reason, message);
+    return ProbeResult.failed(reason, message);
   }
 
   private static Throwable rootCause(Throwable t) {

@@ -11,7 +11,7 @@ import io.warmgate.operator.gate.FakeArgo;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
-import io.warmgate.operator.model.SchemaNamespaceStatus;
+import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
@@ -81,7 +81,7 @@ class BadInputReconcileIT {
     agents.register("app-canary-1", CANARY, "bbb222");
     hot = agents.hotSet(100);
     agents.writeValues("bbb222", hot.subList(0, 50));
-    policies.policy(ns, "deals", TargetKind.Rollout, "app", valkey(), null);
+    policies.policy(ns, "deals", "deals", TargetKind.Rollout, "app", valkey(), null);
     policies.deployment(ns, "web");
     policies.policy(ns, "web", TargetKind.Deployment, "web", valkey(), null);
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
@@ -152,8 +152,8 @@ class BadInputReconcileIT {
     await().atMost(Policies.WITHIN).untilAsserted(() -> {
       CachePolicy deals = policies.get(ns, "deals");
       assertThat(deals.getStatus().getGate().getPhase()).isEqualTo(GatePhase.Promoted);
-      assertThat(deals.getStatus().getNamespaces()).filteredOn(n -> "bbb222".equals(n.getSchemaHash()))
-          .extracting(SchemaNamespaceStatus::getKeys).containsExactly(0L);
+      assertThat(deals.getStatus().getKeySpaces()).filteredOn(n -> "bbb222".equals(n.getSchemaHash()))
+          .extracting(KeySpaceStatus::getKeys).containsExactly(0L);
     });
   }
 

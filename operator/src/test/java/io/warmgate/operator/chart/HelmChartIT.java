@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookC
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -69,17 +70,30 @@ class HelmChartIT {
 
     assertThat(kinds(objects)).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole",
         "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "Role", "Role", "RoleBinding",
-        "RoleBinding", "Service", "Service", "Deployment", "MutatingWebhookConfiguration");
+        "RoleBinding", "Service", "Service", "Deployment", "MutatingWebhookConfiguration",
+        "PodDisruptionBudget", "NetworkPolicy");
     Deployment deployment = one(objects, Deployment.class);
-    assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
+    assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
     var pod = deployment.getSpec().getTemplate().getSpec();
+    assertThat(pod.getAffinity().getPodAntiAffinity()
+        .getPreferredDuringSchedulingIgnoredDuringExecution().get(0).getPodAffinityTerm()
+        .getTopologyKey()).isEqualTo("kubernetes.io/hostname");
     assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
     Container operator = pod.getContainers().get(0);
     assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     assertThat(operator.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
     assertThat(operator.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
-    assertThat(operator.getResources().getRequests()).containsKeys("cpu", "memory");
-    assertThat(operator.getResources().getLimits()).containsKey("memory");
+    assertThat(operator.getResources().getRequests())
+        .containsKeys("cpu", "memory", "ephemeral-storage");
+    assertThat(operator.getResources().getLimits()).containsKeys("memory", "ephemeral-storage")
+        .doesNotContainKey("cpu");
+    NetworkPolicy network = one(objects, NetworkPolicy.class);
+    assertThat(network.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
+    assertThat(network.getSpec().getIngress()).flatExtracting(r -> r.getPorts())
+        .extracting(p -> p.getPort().getStrVal()).containsExactly("webhook", "http");
+    assertThat(network.getSpec().getIngress()).allMatch(r -> r.getFrom().isEmpty());
+    assertThat(network.getSpec().getEgress()).hasSize(1)
+        .allMatch(r -> r.getTo().isEmpty() && r.getPorts().isEmpty());
     assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(operator.getImage()).isEqualTo("warmgate/warmgate-operator:0.1.0");
@@ -127,6 +141,26 @@ class HelmChartIT {
     assertThat(configuration.getMetadata().getAnnotations())
         .containsEntry("cert-manager.io/inject-ca-from", NAMESPACE + "/wg-webhook");
     assertThat(configuration.getWebhooks().get(0).getFailurePolicy()).isEqualTo("Fail");
+    NetworkPolicy network = one(objects, NetworkPolicy.class);
+    assertThat(network.getSpec().getIngress().get(1).getFrom().get(0).getNamespaceSelector()
+        .getMatchLabels()).containsEntry("kubernetes.io/metadata.name", "monitoring");
+    assertThat(network.getSpec().getEgress().get(0).getPorts()).extracting(p -> p.getPort()
+        .getIntVal()).containsExactly(443, 6443, 6379, 53);
+  }
+
+  /**
+   * kube-score, a chart linter, finds nothing in either rendering but the two choices the chart
+   * states in values.yaml and its README: no CPU limit, and IfNotPresent instead of Always.
+   */
+  @Test
+  void kubeScoreFindsNothingButTheTwoStatedChoices() throws Exception {
+    List<String> stated = List.of("CPU limit is not set", "ImagePullPolicy is not set to Always");
+    for (String manifests : List.of(Helm.template(NAMESPACE), Helm.template(NAMESPACE,
+        "--values", NON_DEFAULT.toAbsolutePath().toString()))) {
+      List<String> findings = KubeScore.findings(manifests);
+      assertThat(findings).as("kube-score findings").allMatch(f -> stated.stream()
+          .anyMatch(f::endsWith)).hasSize(stated.size());
+    }
   }
 
   @Test

@@ -310,12 +310,12 @@ class GateDecisionTest {
   @Test
   void hitRatioMustAlsoBeReachedWhenSet() {
     WarmupSpec spec = spec();
-    spec.setMinHitRatio(0.9);
+    spec.setMinHitRatio(90);
     spec.setHitRatioWindow("1m");
     Decision low = decide(held(), spec, null,
         seen(Set.of("bbb"), Set.of("aaa"), new Coverage(10, 10), 0.5, null), Duration.ZERO);
     assertThat(low).isInstanceOf(Decision.Hold.class);
-    assertThat(low.message()).contains("hit ratio 0.50 of 0.90 needed");
+    assertThat(low.message()).contains("hit ratio 50.0% of 90% needed");
     Decision unknown = decide(held(), spec, null,
         seen(Set.of("bbb"), Set.of("aaa"), new Coverage(10, 10), null, null), Duration.ZERO);
     assertThat(unknown).isInstanceOf(Decision.Hold.class);

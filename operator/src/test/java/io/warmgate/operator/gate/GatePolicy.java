@@ -8,7 +8,7 @@ import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
-import io.warmgate.operator.model.SchemaNamespaceStatus;
+import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.ValkeySpec;
@@ -62,8 +62,8 @@ final class GatePolicy {
         : policy.getStatus().getGate();
   }
 
-  List<SchemaNamespaceStatus> namespaces() {
-    return policies.get(namespace, NAME).getStatus().getNamespaces();
+  List<KeySpaceStatus> keySpaces() {
+    return policies.get(namespace, NAME).getStatus().getKeySpaces();
   }
 
   GateStatus awaitPhase(GatePhase phase) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Garbage planted in what the operator reads from Valkey (docs/valkey-layout.md). Entries it cannot
  * use are skipped or read as a safe default that never releases a canary early; a key of the wrong
  * type that the gate needs fails the read (the gate then holds, see BadInputReconcileIT); one that
- * only feeds status.namespaces reads as empty.
+ * only feeds status.keySpaces reads as empty.
  */
 class MalformedValkeyIT {
 

@@ -13,8 +13,8 @@ import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
-import io.warmgate.operator.model.NamespaceRole;
-import io.warmgate.operator.model.SchemaNamespaceStatus;
+import io.warmgate.operator.model.KeySpaceRole;
+import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.TimeoutAction;
 import io.warmgate.operator.model.WarmupMode;
 import io.warmgate.operator.status.Conditions;
@@ -129,10 +129,10 @@ class RolloutGateIT {
     assertThat(held.getStartedAt()).isNotNull();
     assertThat(held.getMessage()).startsWith("held: warming 50/100 keys");
     awaitEventOnBoth("Warming", "held: warming 50/100 keys");
-    assertThat(policy.namespaces()).extracting(SchemaNamespaceStatus::getSchemaHash,
-            SchemaNamespaceStatus::getRole, SchemaNamespaceStatus::getAgents)
-        .containsExactly(tuple("aaa111", NamespaceRole.Stable, 1),
-            tuple("bbb222", NamespaceRole.Canary, 1));
+    assertThat(policy.keySpaces()).extracting(KeySpaceStatus::getSchemaHash,
+            KeySpaceStatus::getRole, KeySpaceStatus::getAgents)
+        .containsExactly(tuple("aaa111", KeySpaceRole.Stable, 1),
+            tuple("bbb222", KeySpaceRole.Canary, 1));
     assertStillHeldFor(Duration.ofSeconds(3));
 
     agents.writeValues("bbb222", hot.subList(50, 80));
@@ -501,12 +501,12 @@ class RolloutGateIT {
     agents.stats("bbb222", 10, 10, 80);
 
     policy.create(w -> {
-      w.setMinHitRatio(0.5);
+      w.setMinHitRatio(50);
       w.setHitRatioWindow("30s");
     });
 
     await().atMost(Policies.WITHIN).untilAsserted(() ->
-        assertThat(policy.gate().getMessage()).contains("hit ratio 0.20 of 0.50 needed"));
+        assertThat(policy.gate().getMessage()).contains("hit ratio 20.0% of 50% needed"));
     assertStillHeldFor(Duration.ofSeconds(2));
 
     agents.stats("bbb222", 200, 100, 0);

@@ -43,24 +43,28 @@ class ValkeyLayoutIT {
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }
 
-  /** Issue 13 item 4: two namespaces sharing one Valkey and one cache name. */
+  /**
+   * Two namespaces sharing one Valkey and one cache name, with pods of the same name: agents key
+   * their entries {@code <namespace>/<pod>}; older agents, without a namespace, by pod name.
+   */
   @Test
   void registryKeepsEntriesOfThePolicysNamespaceAndThoseWithoutOne() {
     Instant now = Instant.now();
     long later = now.plusSeconds(15).toEpochMilli();
     r.hset(keys.agents(), Map.of(
-        "staging-1", "{\"pod\":\"staging-1\",\"namespace\":\"staging\",\"podTemplateHash\":"
+        "staging/deals-1", "{\"pod\":\"deals-1\",\"namespace\":\"staging\",\"podTemplateHash\":"
             + "\"c1\",\"schemaHash\":\"bbb\",\"expiresAt\":" + later + "}",
-        "prod-1", "{\"pod\":\"prod-1\",\"namespace\":\"prod\",\"podTemplateHash\":\"c1\","
+        "prod/deals-1", "{\"pod\":\"deals-1\",\"namespace\":\"prod\",\"podTemplateHash\":\"c1\","
             + "\"schemaHash\":\"ccc\",\"expiresAt\":" + later + "}",
         "old-agent", "{\"pod\":\"old-agent\",\"podTemplateHash\":\"c1\",\"schemaHash\":"
             + "\"bbb\",\"expiresAt\":" + later + "}"));
 
     assertThat(AgentRegistry.live(r, keys, "staging", now)).containsExactlyInAnyOrder(
-        new Agent("staging-1", "staging", "c1", "bbb", later),
+        new Agent("deals-1", "staging", "c1", "bbb", later),
         new Agent("old-agent", null, "c1", "bbb", later));
-    assertThat(AgentRegistry.live(r, keys, "prod", now)).extracting(Agent::pod)
-        .containsExactlyInAnyOrder("prod-1", "old-agent");
+    assertThat(AgentRegistry.live(r, keys, "prod", now)).containsExactlyInAnyOrder(
+        new Agent("deals-1", "prod", "c1", "ccc", later),
+        new Agent("old-agent", null, "c1", "bbb", later));
   }
 
   @Test

@@ -40,6 +40,10 @@ class CachePolicyReconcilerIT {
   @RegisterExtension
   static final RedisExtension redis = RedisExtension.withPassword(PASSWORD);
 
+  /** A server that requires no password. */
+  @RegisterExtension
+  static final RedisExtension open = new RedisExtension();
+
   static WarmgateOperator operator;
   static Policies policies;
 
@@ -199,6 +203,45 @@ class CachePolicyReconcilerIT {
     policies.policy(ns, "deals", TargetKind.Deployment, "app", valkey(), null);
 
     policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "False", "AuthFailed");
+  }
+
+  @Test
+  void aPasswordTheServerDoesNotRequireIsNotReady() {
+    policies.deployment(ns, "app");
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+    String address = open.host() + ":" + open.port();
+
+    policies.policy(ns, "deals", TargetKind.Deployment, "app", address, "valkey-auth");
+
+    policies.awaitCondition(ns, "deals", Conditions.L2_REACHABLE, "True", "Connected");
+    Condition ready =
+        policies.awaitCondition(ns, "deals", Conditions.READY, "False", "PasswordNotRequired");
+    assertThat(ready.getMessage()).contains(address).contains("passwordSecretKeyRef")
+        .contains("requirepass").doesNotContain(PASSWORD);
+  }
+
+  @Test
+  void aSecondPolicyWithTheSameCacheNameOnTheSameValkeyIsNotReadyUntilTheFirstGoes() {
+    String other = api.newNamespace("it");
+    String cache = "shared-" + ns;
+    policies.secret(ns, "valkey-auth", "password", PASSWORD);
+    policies.secret(other, "valkey-auth", "password", PASSWORD);
+    policies.deployment(ns, "app");
+    policies.deployment(other, "app");
+    policies.policy(ns, "deals", cache, TargetKind.Deployment, "app", valkey(), "valkey-auth");
+    policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+
+    policies.policy(other, "deals", cache, TargetKind.Deployment, "app", valkey(), "valkey-auth");
+
+    Condition second =
+        policies.awaitCondition(other, "deals", Conditions.READY, "False", "CacheNameInUse");
+    assertThat(second.getMessage()).contains("CachePolicy " + ns + "/deals")
+        .contains("'" + cache + "'").contains(valkey()).contains("spec.cacheName");
+    assertThat(policies.condition(ns, "deals", Conditions.READY).orElseThrow().getStatus())
+        .as("the older policy keeps its cache").isEqualTo("True");
+
+    api.client().resources(CachePolicy.class).inNamespace(ns).withName("deals").delete();
+    policies.awaitCondition(other, "deals", Conditions.READY, "True", "Reconciled");
   }
 
   @Test

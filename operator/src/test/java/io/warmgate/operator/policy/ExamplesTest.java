@@ -52,7 +52,7 @@ class ExamplesTest {
         .isEqualTo("valkey-auth");
     assertThat(policy.getSpec().getWarmup().getMode()).isEqualTo(WarmupMode.Preload);
     assertThat(policy.getSpec().getWarmup().getOnTimeout()).isEqualTo(TimeoutAction.Hold);
-    assertThat(policy.getSpec().getWarmup().getMinHitRatio()).isEqualTo(0.9);
+    assertThat(policy.getSpec().getWarmup().getMinHitRatio()).isEqualTo(90);
     assertThat(policy.getSpec().getInjection().getContainers()).containsExactly("app");
   }
 }

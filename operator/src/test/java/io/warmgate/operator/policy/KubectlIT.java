@@ -71,7 +71,7 @@ class KubectlIT {
     assertThat(waited).contains("condition met");
     String table = kubectl("get", "-n", ns, "cpol");
     assertThat(table.lines().findFirst().orElseThrow())
-        .contains("NAME", "READY", "GATE", "SCHEMA", "COVERAGE", "AGE");
+        .contains("NAME", "TARGET", "READY", "GATE", "STABLE", "CANARY", "COVERAGE", "AGE");
     assertThat(table).containsPattern("deals\\s+.*True");
     assertThat(kubectl("describe", "-n", ns, "cpol", "deals"))
         .contains("Reconciled").contains("Connected");

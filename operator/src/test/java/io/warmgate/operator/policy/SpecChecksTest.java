@@ -55,7 +55,7 @@ class SpecChecksTest {
         Arguments.of("spec.warmup.minCoverage",
             (Consumer<CachePolicySpec>) s -> s.getWarmup().setMinCoverage(120)),
         Arguments.of("spec.warmup.minHitRatio",
-            (Consumer<CachePolicySpec>) s -> s.getWarmup().setMinHitRatio(0.5)),
+            (Consumer<CachePolicySpec>) s -> s.getWarmup().setMinHitRatio(50)),
         Arguments.of("spec.targetRef", (Consumer<CachePolicySpec>) s -> s.setTargetRef(null)),
         Arguments.of("spec.cacheName", (Consumer<CachePolicySpec>) s -> s.setCacheName(" ")));
   }

@@ -90,15 +90,27 @@ public final class Policies {
         .addToStringData(key, value).build()).serverSideApply();
   }
 
-  /** A policy targeting {@code target} with Valkey at {@code address}, password from a Secret. */
+  /**
+   * A policy targeting {@code target} with Valkey at {@code address}, password from a Secret, and
+   * a cache name of its own ({@code <name>-<namespace>}): policies that share a Valkey and a cache
+   * name are reported {@code CacheNameInUse}.
+   */
   public CachePolicy policy(String namespace, String name, TargetKind kind, String target,
       String address, String passwordSecret) {
+    String cacheName = (name + "-" + namespace).substring(0, Math.min(63, name.length() + 1
+        + namespace.length())).replaceAll("-+$", "");
+    return policy(namespace, name, cacheName, kind, target, address, passwordSecret);
+  }
+
+  /** As {@link #policy(String, String, TargetKind, String, String, String)}, with a cache name. */
+  public CachePolicy policy(String namespace, String name, String cacheName, TargetKind kind,
+      String target, String address, String passwordSecret) {
     CachePolicy policy = new CachePolicy();
     policy.getMetadata().setName(name);
     policy.getMetadata().setNamespace(namespace);
     CachePolicySpec spec = new CachePolicySpec();
     spec.setTargetRef(new TargetRef(kind, target));
-    spec.setCacheName(name);
+    spec.setCacheName(cacheName);
     ValkeySpec valkey = new ValkeySpec();
     valkey.setAddresses(List.of(address));
     if (passwordSecret != null) {

@@ -2,23 +2,23 @@ package io.warmgate.operator.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
-/** What the agents report about one live schema-hash namespace of the cache. */
-public class SchemaNamespaceStatus {
+/** What the agents report about one live key space (schema hash) of the cache. */
+public class KeySpaceStatus {
 
-  @JsonPropertyDescription("Schema hash naming the namespace (wg:<cacheName>:<schemaHash>:...).")
+  @JsonPropertyDescription("Schema hash naming the key space (wg:<cacheName>:<schemaHash>:...).")
   private String schemaHash;
 
-  @JsonPropertyDescription("Stable or Canary: which pods of the target read this namespace.")
-  private NamespaceRole role;
+  @JsonPropertyDescription("Stable or Canary: which pods of the target read this key space.")
+  private KeySpaceRole role;
 
   @JsonPropertyDescription("Number of agents currently registered with this schema hash.")
   private Integer agents;
 
-  @JsonPropertyDescription("Distinct keys the agents have written to this namespace.")
+  @JsonPropertyDescription("Distinct keys the agents have written to this key space.")
   private Long keys;
 
-  @JsonPropertyDescription("L1+L2 hit ratio (0-1) of this namespace's agents over the last "
-      + "reporting window.")
+  @JsonPropertyDescription("Percentage (0-100) of lookups of this key space's agents answered "
+      + "by L1 or L2 over the last reporting window.")
   private Double hitRatio;
 
   public String getSchemaHash() {
@@ -29,11 +29,11 @@ public class SchemaNamespaceStatus {
     this.schemaHash = schemaHash;
   }
 
-  public NamespaceRole getRole() {
+  public KeySpaceRole getRole() {
     return role;
   }
 
-  public void setRole(NamespaceRole role) {
+  public void setRole(KeySpaceRole role) {
     this.role = role;
   }
 

@@ -1,7 +1,7 @@
 package io.warmgate.operator.model;
 
-/** Which pods of the target read a schema-hash namespace. */
-public enum NamespaceRole {
+/** Which pods of the target read a key space (schema hash). */
+public enum KeySpaceRole {
   /** The stable pods. */
   Stable,
   /** The canary pods of a rollout in progress. */
