@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what warmgate's tests and local cluster need, when it is missing:
-#   - redis-server (Debian package) as the Valkey-compatible L2;
+#   - redis-server (Debian package) as the Valkey-compatible L2, and redis-cli (redis-tools), which
+#     creates and reshards the tests' Redis clusters;
 #   - kube-apiserver, kube-controller-manager, kube-scheduler, etcd, kwok, kwokctl, helm,
 #     kube-score (the chart's linter), the Argo Rollouts controller, prometheus and promtool,
 #     built from their Go modules (hack/tools/*) into $WARMGATE_CACHE_DIR;
@@ -11,6 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 install_apt_packages() {
   local missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
+  command -v redis-cli >/dev/null || missing+=(redis-tools)
   [[ -x /usr/lib/google-cloud-sdk/bin/cloud_spanner_emulator/emulator_main ]] \
     || warn "Cloud Spanner emulator not found at /usr/lib/google-cloud-sdk/bin/cloud_spanner_emulator/emulator_main; origin tests will fail"
   if ((${#missing[@]})); then

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>For the missed ids of a batch the pod sends {@code SET <fill key> <token> NX PX <leaseTtl>}
  * per id and, right behind them on the same connection, one {@code MGET} of the ids' value and
- * lease keys. Then, per id:
+ * lease keys (on a cluster, Lettuce sends each key's command to its slot's primary over one
+ * connection per node, and splits the {@code MGET} per slot, so the order per key holds). Then, per id:
  * <ul>
  *   <li><b>waited</b>: L2 now holds a readable, unexpired value (another pod's fill landed since
  *       the lookup's read): it is served from L2; a lease just won for it is released.
@@ -113,7 +114,8 @@ final class FillLease<V> {
       leases.add(lease);
       all[i] = lease;
     }
-    // Behind the SETs on the same connection, so it sees what they did.
+    // Behind the SETs on the same connection (on a cluster: the same connection to each key's
+    // primary), so it sees what they did.
     CompletableFuture<List<L2Tier.Fill<V>>> look = l2.readFill(ids);
     all[ids.size()] = look;
     CompletableFuture.allOf(all).whenComplete((ignored, error) -> {

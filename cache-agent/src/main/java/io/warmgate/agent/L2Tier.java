@@ -72,26 +72,29 @@ final class L2Tier<V> {
   }
 
   /**
-   * Reads {@code ids} with one {@code GET} (one id) or {@code MGET}. The list has one element per
-   * id, null where L2 has no readable entry; when L2 fails, all are null and {@link #answered}
-   * tells it apart.
+   * A lookup's read of {@code ids}: one {@code GET} (one id) or {@code MGET} (one per slot on a
+   * cluster), possibly answered by replicas. The list has one element per id, null where L2 has
+   * no readable entry; when L2 fails, all are null and {@link #answered} tells it apart.
    */
   CompletableFuture<List<Entry<V>>> read(List<String> ids) {
     return read(ids, null);
   }
 
-  /** {@link #read(List)} with one {@code MGET} bounded by {@code timeout} (null: the lookup budget). */
+  /**
+   * {@link #read(List)} bounded by {@code timeout} (null: the lookup budget); with a timeout, the
+   * read of background work, from the primaries.
+   */
   CompletableFuture<List<Entry<V>>> read(List<String> ids, Duration timeout) {
     long start = System.nanoTime();
     CompletableFuture<List<byte[]>> values;
     if (ids.size() == 1 && timeout == null) {
-      values = store.get(keys.valueKey(ids.get(0))).thenApply(Collections::singletonList);
+      values = store.lookup(keys.valueKey(ids.get(0))).thenApply(Collections::singletonList);
     } else {
       List<String> valueKeys = new ArrayList<>(ids.size());
       for (String id : ids) {
         valueKeys.add(keys.valueKey(id));
       }
-      values = timeout == null ? store.getAll(valueKeys) : store.getAll(valueKeys, timeout);
+      values = timeout == null ? store.lookupAll(valueKeys) : store.getAll(valueKeys, timeout);
     }
     return values.handle((bytes, error) -> {
       if (error != null) {
@@ -114,7 +117,8 @@ final class L2Tier<V> {
 
   /**
    * Reads, for each id, its entry and whether its fill lease is held, with one {@code MGET} of the
-   * value keys and the lease keys. Unlike {@link #read}, the future fails when L2 fails; an
+   * value keys and the lease keys (one per slot on a cluster), from the primaries, so that it sees
+   * the lease commands sent before it. Unlike {@link #read}, the future fails when L2 fails; an
    * unreadable entry is null and not counted again (the lookup's own read counted it).
    */
   CompletableFuture<List<Fill<V>>> readFill(List<String> ids) {

@@ -3,13 +3,13 @@ package io.warmgate.agent;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.fleet.FleetServices;
 import io.warmgate.agent.l1.L1Cache;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.L2Store;
+import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.agent.schema.SchemaHash;
 import io.warmgate.agent.stats.WrittenKeys;
 import java.time.Duration;
@@ -40,9 +40,8 @@ import java.util.function.UnaryOperator;
  *
  * <p>Defaults: L1 TTL 60 s and 100 000 entries, L2 TTL 4 min, negative entries with the same TTLs,
  * refresh-ahead 60 s, lock TTL 5 s, fill wait 250 ms, L2 budget 20 ms, max staleness 5 min,
- * stale-if-error 5 min, origin breaker wait 5 s,
- * values up to 512 KiB in L2, no L2 unless {@link #valkeyUri} is set. Setters validate their
- * argument at once ({@link NullPointerException}, {@link IllegalArgumentException} naming the
+ * stale-if-error 5 min, origin breaker wait 5 s, values up to 512 KiB in L2, no L2 unless
+ * {@link #valkeyUri} or {@link #valkey} is set. Setters validate their argument at once ({@link NullPointerException}, {@link IllegalArgumentException} naming the
  * setting); {@link #build()} checks the combination. A builder is not thread-safe.
  *
  * @param <V> the value type
@@ -52,7 +51,7 @@ public final class WarmGate<V> {
   private final Class<V> type;
   private final Origin<V> origin;
   private String cacheName;
-  private RedisURI valkeyUri;
+  private ValkeyEndpoint valkey;
   private Duration l1Ttl = WarmGateConfig.DEFAULT_L1_TTL;
   private long l1MaxSize = WarmGateConfig.DEFAULT_L1_MAX_SIZE;
   private Duration l2Ttl = WarmGateConfig.DEFAULT_L2_TTL;
@@ -113,19 +112,10 @@ public final class WarmGate<V> {
         .originBreakerWait(config.originBreakerWait());
     config.negativeTtl().ifPresent(b::negativeTtl);
     config.podName().ifPresent(b::podName);
-    if (!config.valkeyAddresses().isEmpty()) {
-      String address = config.valkeyAddresses().get(0);
-      int colon = address.lastIndexOf(':');
-      String host = address.substring(0, colon).replace("[", "").replace("]", "");
-      RedisURI.Builder uri = RedisURI.builder()
-          .withHost(host)
-          .withPort(Integer.parseInt(address.substring(colon + 1)))
-          .withSsl(config.valkeyTls());
-      config.valkeyPassword().ifPresent(password -> config.valkeyUsername().ifPresentOrElse(
-          user -> uri.withAuthentication(user, password), () -> uri.withPassword(password.toCharArray())));
-      b.valkeyUri = uri.build();
+    config.valkeyEndpoint().ifPresent(endpoint -> {
+      b.valkey = endpoint;
       b.fleetServices = true;
-    }
+    });
     b.podNamespace = config.podNamespace().orElse(null);
     b.podTemplateHash = config.podTemplateHash().orElse(null);
     return b;
@@ -138,17 +128,27 @@ public final class WarmGate<V> {
   }
 
   /**
-   * Enables L2 on the Valkey/Redis server at {@code uri}, e.g. {@code redis://host:6379} or
-   * {@code rediss://user:password@host:6380} (TLS).
+   * Enables L2 on the standalone Valkey/Redis server at {@code uri}, e.g.
+   * {@code redis://host:6379} or {@code rediss://user:password@host:6380} (TLS, trusting the JDK's
+   * CAs); {@link #valkey} takes a cluster, a CA of your own and replica reads.
    */
   public WarmGate<V> valkeyUri(String uri) {
     Objects.requireNonNull(uri, "uri");
     try {
-      this.valkeyUri = RedisURI.create(uri);
+      this.valkey = ValkeyEndpoint.standalone(uri);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("valkeyUri '" + uri + "' is invalid: expected "
           + "redis://host:port or rediss://[user:password@]host:port", e);
     }
+    return this;
+  }
+
+  /**
+   * Enables L2 on {@code endpoint}: a standalone server or a Valkey cluster, for example
+   * {@code ValkeyEndpoint.cluster("rediss://10.0.0.3:6379").withTrustedCertificates(caFile)}.
+   */
+  public WarmGate<V> valkey(ValkeyEndpoint endpoint) {
+    this.valkey = Objects.requireNonNull(endpoint, "endpoint");
     return this;
   }
 
@@ -268,7 +268,7 @@ public final class WarmGate<V> {
    * the per-namespace stats and hot-key sampling that the operator's rollout gate reads, and the
    * preload worker that fills this schema hash's key space when a warm job is opened for it (see
    * {@link io.warmgate.agent.fleet.FleetServices} and {@code docs/valkey-layout.md}). Needs
-   * {@link #valkeyUri}.
+   * {@link #valkeyUri} or {@link #valkey}.
    */
   public WarmGate<V> fleetServices(boolean enabled) {
     this.fleetServices = enabled;
@@ -379,9 +379,9 @@ public final class WarmGate<V> {
       s.executor = pool;
       s.ownedExecutor = pool;
     }
-    if (valkeyUri != null) {
+    if (valkey != null) {
       CacheMetrics metrics = s.metrics;
-      s.l2 = L2Store.connect(valkeyUri, l2Timeout, breakerConfig(), new L2Store.Listener() {
+      s.l2 = L2Store.connect(valkey, l2Timeout, breakerConfig(), new L2Store.Listener() {
         @Override
         public void failed(Throwable cause, boolean timeout) {
           (timeout ? metrics.l2Timeouts : metrics.l2Failures).increment();
@@ -397,14 +397,14 @@ public final class WarmGate<V> {
     if (!fleetServices) {
       return new DefaultTieredCache<>(s);
     }
-    if (valkeyUri == null) {
-      throw new IllegalStateException("fleetServices(true) needs Valkey: call valkeyUri(...) or set "
-          + WarmGateConfig.VALKEY_ADDRESSES);
+    if (valkey == null) {
+      throw new IllegalStateException("fleetServices(true) needs Valkey: call valkeyUri(...) or "
+          + "valkey(...), or set " + WarmGateConfig.VALKEY_ADDRESSES);
     }
     WrittenKeys written = new WrittenKeys();
     s.writtenIds = written::add;
     FleetServices.Builder fleet = FleetServices.newBuilder()
-        .valkeyUri(valkeyUri)
+        .valkey(valkey)
         .podName(s.podName)
         .podNamespace(podNamespace)
         .podTemplateHash(podTemplateHash)

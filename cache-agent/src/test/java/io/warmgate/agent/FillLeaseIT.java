@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,17 +26,24 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The L2-miss fill lease between pods (separate caches of one name, each with its own L1, Lettuce
- * connection, meters and origin) on one real redis-server, over a slow in-memory origin that counts
- * every id it reads. Holders are made slow or failing by holding their origin on a latch; the
- * lease commands every pod sent are counted by the server ({@code INFO commandstats}).
+ * connection, meters and origin) on one real redis-server and on a real Redis cluster, over a slow
+ * in-memory origin that counts every id it reads. Holders are made slow or failing by holding their
+ * origin on a latch; the lease commands every pod sent are counted by the servers
+ * ({@code INFO commandstats}). On a cluster a value key and its lease key usually live in different
+ * slots, often on different primaries: the lease's look behind its {@code SET NX} still sees it,
+ * because both go to the lease key's primary over one connection.
  */
+@ParameterizedClass
+@EnumSource(L2Mode.class)
 class FillLeaseIT {
 
   @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
+  final L2Extension valkey;
 
   /** A fill wait no test reaches unless it is the subject: reaching it would show as a timeout. */
   private static final Duration LONG_WAIT = Duration.ofSeconds(10);
@@ -47,13 +53,13 @@ class FillLeaseIT {
   private final Map<String, String> data = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
   private final List<Pod> pods = new ArrayList<>();
-  private RawRedis raw;
+
+  FillLeaseIT(L2Mode mode) {
+    valkey = new L2Extension(mode);
+  }
 
   @BeforeEach
   void start() {
-    redis.flushAll();
-    raw = new RawRedis(redis.uri());
-    raw.sync().configResetstat();
     for (String id : IDS) {
       data.put(id, "D" + id);
     }
@@ -63,7 +69,6 @@ class FillLeaseIT {
   void close() {
     pods.forEach(p -> p.origin.release());
     pods.forEach(p -> p.cache.close());
-    raw.close();
   }
 
   private static List<String> ids(int n) {
@@ -136,7 +141,7 @@ class FillLeaseIT {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     WarmGate<String> builder = WarmGate.newBuilder(String.class, origin)
         .cacheName("deals")
-        .valkeyUri(redis.uri())
+        .valkey(valkey.endpoint())
         .podName(name)
         .meterRegistry(meters)
         .fillWait(fillWait)
@@ -152,8 +157,8 @@ class FillLeaseIT {
     PodOrigin origin = new PodOrigin();
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     Map<String, String> all = new HashMap<>(env);
+    all.putAll(valkey.env());
     all.put(WarmGateConfig.CACHE_NAME, "deals");
-    all.put(WarmGateConfig.VALKEY_ADDRESSES, redis.host() + ":" + redis.port());
     all.put(WarmGateConfig.POD_NAME, name);
     all.put(WarmGateConfig.L2_TIMEOUT, "1s");
     Pod pod = new Pod(WarmGate.fromConfig(WarmGateConfig.from(all), String.class, origin)
@@ -167,7 +172,7 @@ class FillLeaseIT {
   }
 
   private long serverCalls(String command) {
-    return raw.commandCalls().getOrDefault(command, 0L);
+    return valkey.commandCalls().getOrDefault(command, 0L);
   }
 
   /** Waits until the server has run {@code n} SETs: before any value is written, lease attempts. */
@@ -181,7 +186,7 @@ class FillLeaseIT {
   }
 
   private void awaitNoLeaseLeft() {
-    await().atMost(Duration.ofSeconds(5)).until(() -> raw.sync().keys("wg:deals:*:fill").isEmpty());
+    await().atMost(Duration.ofSeconds(5)).until(() -> valkey.bytes().keys("wg:deals:*:fill").isEmpty());
   }
 
   private Map<String, String> expected(List<String> ids) {
@@ -316,7 +321,7 @@ class FillLeaseIT {
   void noLeaseAndNoWaitWhileL2IsDownOrItsBreakerOpen() {
     Pod a = pod("a", LONG_WAIT, w -> w.l2BreakerWait(Duration.ofMinutes(1)));
     a.origin.latencyMillis = 10;
-    redis.stop();
+    valkey.stop();
     try {
       for (String id : IDS.subList(0, 10)) {
         long start = System.nanoTime();
@@ -328,17 +333,15 @@ class FillLeaseIT {
       await().atMost(Duration.ofSeconds(5))
           .until(() -> Meters.gauge(a.meters, "warmgate.l2.breaker.state") == 1);
     } finally {
-      redis.start();
+      valkey.start();
     }
-    raw.close();
-    raw = new RawRedis(redis.uri());
-    raw.sync().configResetstat();
+    valkey.resetStats();
 
     // L2 is back, the breaker is still open: nothing is sent, not even a lease.
     for (String id : IDS.subList(10, 20)) {
       assertThat(a.cache.get(id)).isEqualTo("D" + id);
     }
-    assertThat(raw.commandCalls()).doesNotContainKeys("get", "mget", "set", "eval");
+    assertThat(valkey.commandCalls()).doesNotContainKeys("get", "mget", "set", "eval");
     assertThat(a.lease("skipped")).isEqualTo(IDS.size());
     assertThat(a.lease("won") + a.lease("waited") + a.lease("lapsed") + a.lease("timeout")).isZero();
     assertThat(reads).hasSize(IDS.size()).allSatisfy((id, n) -> assertThat(n.get()).isEqualTo(1));
@@ -360,9 +363,11 @@ class FillLeaseIT {
         a.count("warmgate.l2.writes") + b.count("warmgate.l2.writes") == originReads);
     assertThat(serverCalls("set")).as("SETs: value writes only")
         .isEqualTo(a.count("warmgate.l2.writes") + b.count("warmgate.l2.writes"));
-    assertThat(serverCalls("mget")).as("one batch read per pod, no lease look").isEqualTo(2);
-    assertThat(raw.commandCalls()).doesNotContainKeys("eval", "evalsha");
-    assertThat(raw.sync().keys("wg:deals:*:fill")).isEmpty();
+    List<String> valueKeys = IDS.stream().map(keys(a)::valueKey).toList();
+    assertThat(serverCalls("mget")).as("one batch read per pod (per slot on a cluster), no lease "
+        + "look").isEqualTo(2 * valkey.mgetsFor(valueKeys));
+    assertThat(valkey.commandCalls()).doesNotContainKeys("eval", "evalsha");
+    assertThat(valkey.bytes().keys("wg:deals:*:fill")).isEmpty();
     for (String outcome : List.of("won", "waited", "lapsed", "timeout", "skipped")) {
       assertThat(a.lease(outcome) + b.lease(outcome)).as(outcome).isZero();
     }
@@ -384,7 +389,7 @@ class FillLeaseIT {
     assertThat(b.lease("waited")).isEqualTo(1);
     assertThat(b.origin.calls).hasValue(0);
     assertThat(reads.get("nope")).hasValue(1);
-    assertThat(raw.envelope(keys(a).valueKey("nope"), a.cache.schemaHash()).isFound()).isFalse();
+    assertThat(valkey.envelope(keys(a).valueKey("nope"), a.cache.schemaHash()).isFound()).isFalse();
 
     assertThat(b.cache.get("nope")).as("the negative entry is in b's L1 now").isNull();
     assertThat(b.count("warmgate.cache.gets", "tier", "l1", "result", "hit")).isEqualTo(1);

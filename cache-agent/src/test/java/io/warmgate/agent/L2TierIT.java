@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.l2.Envelope;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.testing.RedisExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,31 +18,34 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The L2 tier against a real redis-server: key layout, sharing between pods, refresh-ahead, failures. */
+/**
+ * The L2 tier on a real redis-server and a real Redis cluster: key layout, sharing between pods,
+ * refresh-ahead, failures.
+ */
+@ParameterizedClass
+@EnumSource(L2Mode.class)
 class L2TierIT {
 
   @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
+  final L2Extension valkey;
 
   private final ManualClock clock = new ManualClock();
   private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B").put("c", "C");
   private final List<TieredCache<?>> opened = new ArrayList<>();
   private final SimpleMeterRegistry metricsA = new SimpleMeterRegistry();
   private final SimpleMeterRegistry metricsB = new SimpleMeterRegistry();
-  private RawRedis raw;
 
-  @BeforeEach
-  void connect() {
-    redis.flushAll();
-    raw = new RawRedis(redis.uri());
+  L2TierIT(L2Mode mode) {
+    valkey = new L2Extension(mode);
   }
 
   @AfterEach
   void close() {
     origin.release();
     opened.forEach(TieredCache::close);
-    raw.close();
   }
 
   private TieredCache<String> pod(String name, SimpleMeterRegistry registry) {
@@ -54,7 +56,7 @@ class L2TierIT {
       UnaryOperator<WarmGate<String>> settings) {
     WarmGate<String> builder = WarmGate.newBuilder(String.class, origin)
         .cacheName("deals")
-        .valkeyUri(redis.uri())
+        .valkey(valkey.endpoint())
         .podName(name)
         .clock(clock)
         .meterRegistry(registry)
@@ -70,7 +72,7 @@ class L2TierIT {
   }
 
   private void awaitInL2(TieredCache<?> cache, String id) {
-    await().atMost(Duration.ofSeconds(5)).until(() -> raw.sync().exists(key(cache, id)) == 1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> valkey.bytes().exists(key(cache, id)) == 1);
   }
 
   @Test
@@ -80,10 +82,10 @@ class L2TierIT {
 
     String key = "wg:deals:" + a.schemaHash() + ":a";
     awaitInL2(a, "a");
-    Envelope envelope = raw.envelope(key, a.schemaHash());
+    Envelope envelope = valkey.envelope(key, a.schemaHash());
     assertThat(envelope.isFound()).isTrue();
     assertThat(envelope.fetchedAtMillis()).isEqualTo(clock.millis());
-    assertThat(raw.sync().pttl(key)).isBetween(230_000L, 240_000L);
+    assertThat(valkey.bytes().pttl(key)).isBetween(230_000L, 240_000L);
     assertThat(Meters.count(metricsA, "warmgate.l2.writes")).isEqualTo(1);
     assertThat(Meters.count(metricsA, "warmgate.cache.gets", "tier", "l2", "result", "miss")).isEqualTo(1);
   }
@@ -93,24 +95,24 @@ class L2TierIT {
     TieredCache<String> a = pod("a", metricsA);
     a.get("a");
     awaitInL2(a, "a");
-    raw.sync().del(key(a, "a")); // L2 lost the entry (expiry, eviction, a failed write); L1 still has it
+    valkey.bytes().del(key(a, "a")); // L2 lost the entry (expiry, eviction, a failed write); L1 still has it
 
     assertThat(a.fillL2(List.of("a", "b", "a", "missing"))).isEqualTo(3);
 
-    assertThat(raw.sync().exists(key(a, "a"), key(a, "b"), key(a, "missing"))).isEqualTo(3);
-    assertThat(raw.envelope(key(a, "missing"), a.schemaHash()).isFound()).isFalse();
+    assertThat(valkey.bytes().exists(key(a, "a"), key(a, "b"), key(a, "missing"))).isEqualTo(3);
+    assertThat(valkey.envelope(key(a, "missing"), a.schemaHash()).isFound()).isFalse();
     assertThat(origin.calls()).as("one batched origin call for the ids L2 lacked").isEqualTo(2);
   }
 
   @Test
   void fillL2CountsOnlyWhatL2HoldsSoTheCallerCanRetry() {
     TieredCache<String> a = pod("a", metricsA);
-    redis.stop();
+    valkey.stop();
     try {
       assertThat(a.fillL2(List.of("a", "b"))).isZero();
       assertThat(origin.calls()).as("the origin is not read for ids L2 cannot take").isZero();
     } finally {
-      redis.start();
+      valkey.start();
     }
     await().atMost(Duration.ofSeconds(20)).until(() -> a.fillL2(List.of("a", "b")) == 2);
   }
@@ -126,7 +128,7 @@ class L2TierIT {
     assertThat(a.fillL2(List.of("a", "b"), Duration.ofSeconds(180))).isEqualTo(2);
     assertThat(origin.batches().get(2)).as("only the entry with less than 180 s left")
         .containsExactly("a");
-    assertThat(raw.envelope(key(a, "a"), a.schemaHash()).fetchedAtMillis()).isEqualTo(clock.millis());
+    assertThat(valkey.envelope(key(a, "a"), a.schemaHash()).fetchedAtMillis()).isEqualTo(clock.millis());
     assertThat(a.fillL2(List.of("a", "b"), Duration.ofSeconds(180))).isEqualTo(2);
     assertThat(origin.calls()).as("nothing left to reload").isEqualTo(3);
   }
@@ -137,7 +139,7 @@ class L2TierIT {
         .maxStaleness(Duration.ofSeconds(60)).staleIfError(Duration.ofSeconds(60)));
     assertThat(a.get("a")).isEqualTo("A");
     awaitInL2(a, "a");
-    redis.stop();
+    valkey.stop();
     try {
       // Failed fills (which no longer read the origin) open the breaker.
       await().atMost(Duration.ofSeconds(10)).until(() -> a.fillL2(List.of("a")) == 0
@@ -151,7 +153,7 @@ class L2TierIT {
       assertThat(a.get("a")).isEqualTo("A");
       assertThat(origin.calls()).as("read from the origin").isEqualTo(2);
     } finally {
-      redis.start();
+      valkey.start();
     }
   }
 
@@ -174,13 +176,13 @@ class L2TierIT {
     TieredCache<String> a = pod("a", metricsA);
     a.get("a");
     awaitInL2(a, "a");
-    raw.sync().configResetstat();
+    valkey.resetStats();
 
     for (int i = 0; i < 100; i++) {
       assertThat(a.get("a")).isEqualTo("A");
     }
 
-    assertThat(raw.commandCalls()).doesNotContainKeys("get", "mget", "set");
+    assertThat(valkey.commandCalls()).doesNotContainKeys("get", "mget", "set");
   }
 
   @Test
@@ -189,7 +191,7 @@ class L2TierIT {
     // subject.
     TieredCache<String> a = pod("a", metricsA, x -> x.fillWait(Duration.ZERO));
     origin.block();
-    raw.sync().configResetstat();
+    valkey.resetStats();
     List<CompletableFuture<String>> callers = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       callers.add(a.getAsync("a"));
@@ -199,7 +201,7 @@ class L2TierIT {
 
     assertThat(callers).allSatisfy(f -> assertThat(f.join()).isEqualTo("A"));
     assertThat(origin.calls()).isEqualTo(1);
-    assertThat(raw.commandCalls()).containsEntry("get", 1L);
+    assertThat(valkey.commandCalls()).containsEntry("get", 1L);
   }
 
   @Test
@@ -226,8 +228,8 @@ class L2TierIT {
     TieredCache<String> b = pod("b", metricsB, x -> x.negativeTtl(Duration.ofSeconds(10)));
     assertThat(a.get("nope")).isNull();
     awaitInL2(a, "nope");
-    assertThat(raw.envelope(key(a, "nope"), a.schemaHash()).isFound()).isFalse();
-    assertThat(raw.sync().pttl(key(a, "nope"))).isBetween(1L, 10_000L);
+    assertThat(valkey.envelope(key(a, "nope"), a.schemaHash()).isFound()).isFalse();
+    assertThat(valkey.bytes().pttl(key(a, "nope"))).isBetween(1L, 10_000L);
 
     assertThat(b.get("nope")).isNull();
     assertThat(origin.calls()).isEqualTo(1);
@@ -241,12 +243,14 @@ class L2TierIT {
     a.getAll(List.of("a", "b"));
     awaitInL2(a, "a");
     awaitInL2(a, "b");
-    raw.sync().configResetstat();
+    valkey.resetStats();
 
     assertThat(b.getAll(List.of("a", "b", "c"))).containsOnly(
         Map.entry("a", "A"), Map.entry("b", "B"), Map.entry("c", "C"));
     assertThat(origin.batches()).containsExactly(List.of("a", "b"), List.of("c"));
-    assertThat(raw.commandCalls()).containsEntry("mget", 1L).doesNotContainKey("get");
+    assertThat(valkey.commandCalls()).as("one MGET, split per slot on a cluster")
+        .containsEntry("mget", valkey.mgetsFor(List.of(key(b, "a"), key(b, "b"), key(b, "c"))))
+        .doesNotContainKey("get");
   }
 
   @Test
@@ -255,11 +259,11 @@ class L2TierIT {
     TieredCache<String> b = pod("b", metricsB);
     a.get("a");
     awaitInL2(a, "a");
-    raw.sync().configResetstat();
+    valkey.resetStats();
 
     b.get("a");
 
-    assertThat(raw.commandCalls()).containsEntry("get", 1L)
+    assertThat(valkey.commandCalls()).containsEntry("get", 1L)
         .doesNotContainKeys("set", "pttl", "ttl", "eval", "evalsha", "mget");
   }
 
@@ -274,11 +278,11 @@ class L2TierIT {
     TieredCache<DealV1> v1 = WarmGate.newBuilder(DealV1.class, ids -> {
           v1Loads[0]++;
           return Map.of("a", new DealV1("old"));
-        }).cacheName("deals").valkeyUri(redis.uri()).clock(clock).l2Timeout(Duration.ofMillis(500)).build();
+        }).cacheName("deals").valkey(valkey.endpoint()).clock(clock).l2Timeout(Duration.ofMillis(500)).build();
     TieredCache<DealV2> v2 = WarmGate.newBuilder(DealV2.class, ids -> {
           v2Loads[0]++;
           return Map.of("a", new DealV2("new", 7));
-        }).cacheName("deals").valkeyUri(redis.uri()).clock(clock).l2Timeout(Duration.ofMillis(500)).build();
+        }).cacheName("deals").valkey(valkey.endpoint()).clock(clock).l2Timeout(Duration.ofMillis(500)).build();
     opened.add(v1);
     opened.add(v2);
     assertThat(v1.schemaHash()).isNotEqualTo(v2.schemaHash());
@@ -290,7 +294,7 @@ class L2TierIT {
 
     assertThat(v1Loads[0]).isEqualTo(1);
     assertThat(v2Loads[0]).isEqualTo(1);
-    assertThat(raw.sync().keys("wg:deals:*")).containsExactlyInAnyOrder(
+    assertThat(valkey.bytes().keys("wg:deals:*")).containsExactlyInAnyOrder(
         "wg:deals:" + v1.schemaHash() + ":a", "wg:deals:" + v2.schemaHash() + ":a");
   }
 
@@ -312,8 +316,8 @@ class L2TierIT {
     origin.release();
 
     await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-      assertThat(raw.envelope(key(a, "a"), a.schemaHash()).fetchedAtMillis()).isEqualTo(clock.millis());
-      assertThat(raw.sync().exists(new KeySpace("deals", a.schemaHash()).lockKey("a"))).isZero();
+      assertThat(valkey.envelope(key(a, "a"), a.schemaHash()).fetchedAtMillis()).isEqualTo(clock.millis());
+      assertThat(valkey.bytes().exists(new KeySpace("deals", a.schemaHash()).lockKey("a"))).isZero();
     });
     assertThat(Meters.count(metricsA, "warmgate.refresh", "result", "won")).isEqualTo(1);
     assertThat(Meters.count(metricsB, "warmgate.refresh", "result", "won")).isZero();
@@ -330,12 +334,12 @@ class L2TierIT {
     TieredCache<String> b = pod("b", metricsB, x -> x.negativeTtl(Duration.ofSeconds(10)));
     a.get("nope");
     awaitInL2(a, "nope");
-    raw.sync().configResetstat();
+    valkey.resetStats();
 
     assertThat(b.get("nope")).isNull();
 
     await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() ->
-        !raw.commandCalls().containsKey("set"));
+        !valkey.commandCalls().containsKey("set"));
     assertThat(Meters.count(metricsB, "warmgate.refresh", "result", "won")
         + Meters.count(metricsB, "warmgate.refresh", "result", "lost")).isZero();
   }
@@ -345,14 +349,14 @@ class L2TierIT {
     TieredCache<String> a = pod("a", metricsA);
     a.get("a");
     awaitInL2(a, "a");
-    raw.sync().set(new KeySpace("deals", a.schemaHash()).lockKey("a"), "other-pod".getBytes(StandardCharsets.UTF_8));
+    valkey.bytes().set(new KeySpace("deals", a.schemaHash()).lockKey("a"), "other-pod".getBytes(StandardCharsets.UTF_8));
     clock.advance(Duration.ofSeconds(200));
 
     assertThat(a.get("a")).isEqualTo("A");
     await().atMost(Duration.ofSeconds(5)).until(() ->
         Meters.count(metricsA, "warmgate.refresh", "result", "lost") == 1);
     assertThat(origin.calls()).isEqualTo(1);
-    assertThat(raw.sync().get(new KeySpace("deals", a.schemaHash()).lockKey("a")))
+    assertThat(valkey.bytes().get(new KeySpace("deals", a.schemaHash()).lockKey("a")))
         .as("someone else's lock is left alone").isEqualTo("other-pod".getBytes(StandardCharsets.UTF_8));
   }
 
@@ -399,7 +403,7 @@ class L2TierIT {
     a.get("a");
     awaitInL2(a, "a");
 
-    assertThat(raw.sync().exists(key(a, "big"))).isZero();
+    assertThat(valkey.bytes().exists(key(a, "big"))).isZero();
     assertThat(Meters.count(metricsA, "warmgate.l2.oversize")).isEqualTo(1);
   }
 
@@ -419,7 +423,7 @@ class L2TierIT {
       assertThat(b.get(id)).isEqualTo("v" + id.hashCode());
     }
     assertThat(origin.calls()).isEqualTo(ids.size());
-    assertThat(raw.sync().keys("wg:deals:*")).hasSize(ids.size())
+    assertThat(valkey.bytes().keys("wg:deals:*")).hasSize(ids.size())
         .allSatisfy(k -> assertThat(k).matches("wg:deals:[0-9a-f]{12}:[A-Za-z0-9._~%-]+"));
   }
 }

@@ -4,6 +4,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.testing.RedisExtension;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -19,6 +20,7 @@ public final class RedisConnectionExtension implements BeforeEachCallback, After
   private final RedisExtension redis;
   private RedisClient client;
   private StatefulRedisConnection<String, String> connection;
+  private ValkeyConnection<String> wrapped;
 
   public RedisConnectionExtension(RedisExtension redis) {
     this.redis = redis;
@@ -33,6 +35,7 @@ public final class RedisConnectionExtension implements BeforeEachCallback, After
     client.setOptions(ClientOptions.builder()
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
     connection = client.connect();
+    wrapped = ValkeyConnection.wrap(connection);
   }
 
   @Override
@@ -41,8 +44,9 @@ public final class RedisConnectionExtension implements BeforeEachCallback, After
     client.shutdown();
   }
 
-  public StatefulRedisConnection<String, String> connection() {
-    return connection;
+  /** The connection, as the fleet services take theirs. */
+  public ValkeyConnection<String> connection() {
+    return wrapped;
   }
 
   public RedisCommands<String, String> sync() {

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.l2.Envelope;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.L2Store;
-import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,12 +18,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The cross-pod refresh lock against a real redis-server. */
+/** The cross-pod refresh lock against a real redis-server and a real Redis cluster. */
+@ParameterizedClass
+@EnumSource(L2Mode.class)
 class RefreshAheadIT {
 
   @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
+  final L2Extension valkey;
 
   private final KeySpace keys = new KeySpace("deals", "0123456789ab");
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -33,14 +35,15 @@ class RefreshAheadIT {
   private final List<List<String>> reloads = new CopyOnWriteArrayList<>();
   private final ExecutorService executor = Executors.newSingleThreadExecutor();
   private L2Store store;
-  private RawRedis raw;
   private RefreshAhead<String> refresher;
+
+  RefreshAheadIT(L2Mode mode) {
+    valkey = new L2Extension(mode);
+  }
 
   @BeforeEach
   void setUp() {
-    redis.flushAll();
-    raw = new RawRedis(redis.uri());
-    store = L2Store.connect(RedisURI.create(redis.uri()), Duration.ofMillis(500),
+    store = L2Store.connect(valkey.endpoint(), Duration.ofMillis(500),
         CircuitBreakerConfig.ofDefaults(), new L2Store.Listener() {
           @Override
           public void failed(Throwable cause, boolean timeout) {}
@@ -56,17 +59,16 @@ class RefreshAheadIT {
   void tearDown() {
     executor.shutdownNow();
     store.close();
-    raw.close();
   }
 
   @Test
   void winnerReloadsOnceAndReleasesItsLock() {
-    raw.sync().set(keys.valueKey("a"), Envelope.found("0123456789ab", 1_000, new byte[] {1}).encode());
+    valkey.bytes().set(keys.valueKey("a"), Envelope.found("0123456789ab", 1_000, new byte[] {1}).encode());
 
     refresher.refresh(Map.of("a", 1_000L));
 
     await().atMost(Duration.ofSeconds(5)).until(() -> reloads.size() == 1
-        && raw.sync().exists(keys.lockKey("a")) == 0);
+        && valkey.bytes().exists(keys.lockKey("a")) == 0);
     assertThat(reloads).containsExactly(List.of("a"));
     assertThat(Meters.count(registry, "warmgate.refresh", "result", "won")).isEqualTo(1);
   }
@@ -75,43 +77,43 @@ class RefreshAheadIT {
   void regressionPodThatLocksJustAfterAnotherPodsRefreshDoesNotReloadAgain() {
     // Pod b saw the entry fetched at 1000; pod a refreshed it (fetched at 2000) and released the
     // lock before pod b asked for it.
-    raw.sync().set(keys.valueKey("a"), Envelope.found("0123456789ab", 2_000, new byte[] {1}).encode());
+    valkey.bytes().set(keys.valueKey("a"), Envelope.found("0123456789ab", 2_000, new byte[] {1}).encode());
 
     refresher.refresh(Map.of("a", 1_000L));
 
     await().atMost(Duration.ofSeconds(5)).until(() ->
         Meters.count(registry, "warmgate.refresh", "result", "lost") == 1
-            && raw.sync().exists(keys.lockKey("a")) == 0);
+            && valkey.bytes().exists(keys.lockKey("a")) == 0);
     assertThat(reloads).isEmpty();
   }
 
   @Test
   void lockOfAnotherPodIsNeitherTakenNorReleased() {
-    raw.sync().set(keys.lockKey("a"), "pod-a/123".getBytes());
+    valkey.bytes().set(keys.lockKey("a"), "pod-a/123".getBytes());
 
     refresher.refresh(Map.of("a", 1_000L));
 
     await().atMost(Duration.ofSeconds(5)).until(() ->
         Meters.count(registry, "warmgate.refresh", "result", "lost") == 1);
     assertThat(reloads).isEmpty();
-    assertThat(raw.sync().get(keys.lockKey("a"))).isEqualTo("pod-a/123".getBytes());
-    assertThat(raw.sync().pttl(keys.lockKey("a"))).as("no expiry was added").isEqualTo(-1);
+    assertThat(valkey.bytes().get(keys.lockKey("a"))).isEqualTo("pod-a/123".getBytes());
+    assertThat(valkey.bytes().pttl(keys.lockKey("a"))).as("no expiry was added").isEqualTo(-1);
   }
 
   @Test
   void lockExpiresByItselfAfterLockTtl() {
     assertThat(store.setIfAbsent(keys.lockKey("a"), "t1".getBytes(), 5_000).join()).isTrue();
     assertThat(store.setIfAbsent(keys.lockKey("a"), "t2".getBytes(), 5_000).join()).isFalse();
-    assertThat(raw.sync().pttl(keys.lockKey("a"))).isBetween(1L, 5_000L);
+    assertThat(valkey.bytes().pttl(keys.lockKey("a"))).isBetween(1L, 5_000L);
   }
 
   @Test
   void compareAndDeleteRemovesOnlyItsOwnToken() {
-    raw.sync().set(keys.lockKey("a"), "mine".getBytes());
+    valkey.bytes().set(keys.lockKey("a"), "mine".getBytes());
 
     assertThat(store.deleteIfEquals(keys.lockKey("a"), "theirs".getBytes()).join()).isFalse();
-    assertThat(raw.sync().exists(keys.lockKey("a"))).isEqualTo(1);
+    assertThat(valkey.bytes().exists(keys.lockKey("a"))).isEqualTo(1);
     assertThat(store.deleteIfEquals(keys.lockKey("a"), "mine".getBytes()).join()).isTrue();
-    assertThat(raw.sync().exists(keys.lockKey("a"))).isZero();
+    assertThat(valkey.bytes().exists(keys.lockKey("a"))).isZero();
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.warmgate.agent.env.EnvValues;
+import io.warmgate.agent.l2.ValkeyEndpoint;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -141,12 +142,15 @@ class WarmGateConfigTest {
   }
 
   @Test
-  void clusterModeAndSeveralAddressesAreRefusedUntilSupported() {
-    assertThatThrownBy(() -> WarmGateConfig.from(env("WARMGATE_VALKEY_MODE", "cluster")))
-        .hasMessageContaining("WARMGATE_VALKEY_MODE='cluster'")
-        .hasMessageContaining("cluster mode is not supported");
-    assertThatThrownBy(() -> WarmGateConfig.from(env("WARMGATE_VALKEY_ADDRESSES", "a:1,b:2")))
-        .hasMessageContaining("exactly one host:port");
+  void severalAddressesAreTheSeedNodesOfACluster() {
+    WarmGateConfig c = WarmGateConfig.from(env("WARMGATE_VALKEY_MODE", "Cluster",
+        "WARMGATE_VALKEY_ADDRESSES", "10.0.0.3:6379, 10.0.0.4:6379,10.0.0.5:6379"));
+    assertThat(c.valkeyMode()).isEqualTo(ValkeyEndpoint.Mode.CLUSTER);
+    ValkeyEndpoint endpoint = c.valkeyEndpoint().orElseThrow();
+    assertThat(endpoint.mode()).isEqualTo(ValkeyEndpoint.Mode.CLUSTER);
+    assertThat(endpoint.nodes()).extracting(u -> u.getHost() + ":" + u.getPort())
+        .containsExactly("10.0.0.3:6379", "10.0.0.4:6379", "10.0.0.5:6379");
+    assertThat(endpoint.readFrom()).isEqualTo(ValkeyEndpoint.ReadFrom.PRIMARY);
   }
 
   @Test

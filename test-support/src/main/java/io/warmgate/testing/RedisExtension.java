@@ -32,6 +32,19 @@ public final class RedisExtension extends ServiceExtension {
     return new RedisExtension(RedisServer.withPassword(password));
   }
 
+  /**
+   * Creates an extension whose server speaks only TLS, under a CA issued for it: see
+   * {@link RedisServer#withTls()} and {@link #tlsCertificates()}.
+   */
+  public static RedisExtension withTls() {
+    return new RedisExtension(RedisServer.withTls());
+  }
+
+  /** See {@link RedisServer#tlsCertificates()}. */
+  public Optional<TestCertificates> tlsCertificates() {
+    return server.tlsCertificates();
+  }
+
   /** Returns the server this extension runs. */
   public RedisServer server() {
     return server;

@@ -1,13 +1,6 @@
 package io.warmgate.testing;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,16 +28,29 @@ public final class RedisServer implements ManagedService {
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(15);
 
   private final String password;
+  private final boolean tls;
   private int port;
   private ManagedProcess process;
+  private TestCertificates certificates;
+  private SSLContext clientContext;
 
-  private RedisServer(String password) {
+  private RedisServer(String password, boolean tls) {
     this.password = password;
+    this.tls = tls;
   }
 
   /** Returns a server that accepts any client; call {@link #start()} to run it. */
   public static RedisServer create() {
-    return new RedisServer(null);
+    return new RedisServer(null, false);
+  }
+
+  /**
+   * Returns a server that speaks only TLS, with a certificate for 127.0.0.1 and {@code localhost}
+   * signed by a CA issued for it on the first {@link #start()} ({@link #tlsCertificates()}); it
+   * does not ask clients for certificates. Call {@link #start()} to run it.
+   */
+  public static RedisServer withTls() {
+    return new RedisServer(null, true);
   }
 
   /**
@@ -55,7 +62,7 @@ public final class RedisServer implements ManagedService {
     if (password == null || password.isBlank()) {
       throw new IllegalArgumentException("password must not be blank, got '" + password + "'");
     }
-    return new RedisServer(password);
+    return new RedisServer(password, false);
   }
 
   /**
@@ -94,6 +101,18 @@ public final class RedisServer implements ManagedService {
         "--dir", dataDir.toString()));
     if (password != null) {
       command.addAll(List.of("--requirepass", password));
+    }
+    if (tls) {
+      if (certificates == null) {
+        certificates = TestCertificates.issue(dataDir.resolve("tls"));
+      }
+      // The TLS port replaces the plain one; the plain one is closed.
+      command.set(command.indexOf("--port"), "--tls-port");
+      command.addAll(List.of("--port", "0",
+          "--tls-cert-file", certificates.serverCertificate().toString(),
+          "--tls-key-file", certificates.serverKey().toString(),
+          "--tls-ca-cert-file", certificates.caCertificate().toString(),
+          "--tls-auth-clients", "no"));
     }
     ManagedProcess started = ManagedProcess.start("redis-" + port, command, Map.of());
     started.awaitReady("to answer PING on port " + port, STARTUP_TIMEOUT, this::answersPing);
@@ -137,9 +156,20 @@ public final class RedisServer implements ManagedService {
     return port;
   }
 
-  /** Returns {@code redis://127.0.0.1:<port>}, without credentials (see {@link #password()}). */
+  /**
+   * Returns {@code redis://127.0.0.1:<port>} ({@code rediss://} with TLS), without credentials
+   * (see {@link #password()}).
+   */
   public String uri() {
-    return "redis://" + host() + ":" + port();
+    return (tls ? "rediss://" : "redis://") + host() + ":" + port();
+  }
+
+  /**
+   * Returns the CA and certificate of a TLS server ({@link #withTls()}), issued on its first
+   * start; empty for a plain server.
+   */
+  public Optional<TestCertificates> tlsCertificates() {
+    return Optional.ofNullable(certificates);
   }
 
   /** Returns the password clients must send with {@code AUTH}, if one is required. */
@@ -153,58 +183,29 @@ public final class RedisServer implements ManagedService {
    * @throws IllegalStateException if the server is not running or refuses the command
    */
   public void flushAll() {
-    String reply;
     try {
-      reply = command("FLUSHALL");
+      Resp.call(port(), tlsContext(), password, "FLUSHALL");
     } catch (IOException e) {
       throw new IllegalStateException("FLUSHALL failed on " + uri() + ": " + e.getMessage(), e);
-    }
-    if (!reply.startsWith("+OK")) {
-      throw new IllegalStateException("FLUSHALL refused by " + uri() + ": " + reply);
     }
   }
 
   private boolean answersPing() {
     try {
-      return command("PING").startsWith("+PONG");
+      return "PONG".equals(Resp.call(port, tlsContext(), password, "PING"));
     } catch (IOException e) {
       return false;
     }
   }
 
-  /** Sends one command (after AUTH, if needed) on a new connection and returns its first reply line. */
-  private String command(String name) throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-      socket.setSoTimeout(5_000);
-      OutputStream out = socket.getOutputStream();
-      BufferedReader in = new BufferedReader(
-          new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-      if (password != null) {
-        out.write(resp("AUTH", password));
-        out.flush();
-        String auth = in.readLine();
-        if (auth == null || !auth.startsWith("+OK")) {
-          throw new IOException("AUTH refused: " + auth);
-        }
-      }
-      out.write(resp(name));
-      out.flush();
-      String reply = in.readLine();
-      if (reply == null) {
-        throw new IOException("connection closed before a reply to " + name);
-      }
-      return reply;
+  private SSLContext tlsContext() {
+    if (certificates == null) {
+      return null;
     }
-  }
-
-  private static byte[] resp(String... args) {
-    StringBuilder text = new StringBuilder("*").append(args.length).append("\r\n");
-    for (String arg : args) {
-      byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
-      text.append('$').append(bytes.length).append("\r\n").append(arg).append("\r\n");
+    if (clientContext == null) {
+      clientContext = certificates.clientContext();
     }
-    return text.toString().getBytes(StandardCharsets.UTF_8);
+    return clientContext;
   }
 
   @Override

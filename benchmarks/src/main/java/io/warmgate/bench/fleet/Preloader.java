@@ -5,6 +5,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.agent.preload.PreloadWorker;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -58,7 +59,7 @@ final class Preloader implements AutoCloseable {
     WarmJobOpener.open(redis, keys, hotSetSize, rate, Math.min(BATCH_SIZE, rate), clock.millis());
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     long start = System.nanoTime();
-    try (PreloadWorker worker = new PreloadWorker(connection, cache, "canary", clock, scheduler,
+    try (PreloadWorker worker = new PreloadWorker(ValkeyConnection.wrap(connection), cache, "canary", clock, scheduler,
         Duration.ofMillis(50))) {
       worker.start();
       long deadline = start + timeout.toNanos();

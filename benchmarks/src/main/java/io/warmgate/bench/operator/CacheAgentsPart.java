@@ -12,6 +12,7 @@ import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.warmgate.agent.l2.Envelope;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.agent.registry.AgentInfo;
 import io.warmgate.agent.registry.AgentRegistry;
 import java.time.Duration;
@@ -52,7 +53,7 @@ final class CacheAgentsPart implements AutoCloseable {
     for (int i = 0; i < count; i++) {
       AgentInfo agent = new AgentInfo(cache + "-" + podHash + "-" + i, namespace, podHash,
           schemaHash, "bench", now, 0);
-      new AgentRegistry(strings, keys, agent, InstantSource.system()).heartbeat();
+      new AgentRegistry(ValkeyConnection.wrap(strings), keys, agent, InstantSource.system()).heartbeat();
     }
   }
 

@@ -1,11 +1,6 @@
 package io.warmgate.agent.fleet;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -15,6 +10,8 @@ import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.agent.hot.HotKeySampler;
 import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.agent.preload.PreloadWorker;
 import io.warmgate.agent.registry.AgentInfo;
 import io.warmgate.agent.registry.AgentRegistry;
@@ -29,18 +26,23 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Attaches the fleet services to a cache: the {@link AgentRegistry} heartbeat, the
  * {@link StatsFlusher}, {@link HotKeys} sampling and flushing, and the {@link PreloadWorker}, all
- * writing the keys of {@code docs/valkey-layout.md} over one Valkey connection of their own.
+ * writing the keys of {@code docs/valkey-layout.md} over one Valkey connection of their own (on a
+ * cluster, every key of a cache lives in the slot of its {@code {wg:<cache>}} tag, so each script
+ * runs on that slot's primary).
  *
  * <pre>{@code
  * MeterRegistry meters = new SimpleMeterRegistry();
@@ -72,10 +74,9 @@ public final class FleetServices {
   private final String pod;
   private final ScheduledExecutorService scheduler;
   private final ClientResources resources;
-  private final RedisClient client;
   private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
   private final Object lock = new Object();
-  private StatefulRedisConnection<String, String> connection;
+  private ValkeyConnection<String> connection;
   private AgentRegistry registry;
   private StatsFlusher stats;
   private PreloadWorker worker;
@@ -103,13 +104,6 @@ public final class FleetServices {
     // A few commands every few seconds: one I/O and one computation thread are plenty.
     this.resources = DefaultClientResources.builder().ioThreadPoolSize(1)
         .computationThreadPoolSize(1).build();
-    this.client = RedisClient.create(resources, b.valkeyUri);
-    client.setOptions(ClientOptions.builder()
-        .autoReconnect(true)
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .timeoutOptions(TimeoutOptions.enabled(COMMAND_TIMEOUT))
-        .socketOptions(SocketOptions.builder().connectTimeout(COMMAND_TIMEOUT).build())
-        .build());
   }
 
   /** Returns a builder; {@link Builder#valkeyUri} (or {@link Builder#config}) is required. */
@@ -151,13 +145,23 @@ public final class FleetServices {
         return;
       }
     }
-    StatefulRedisConnection<String, String> c;
+    ValkeyConnection<String> c;
+    // Control keys are read where they are written: replica reads are for lookups only.
+    CompletableFuture<ValkeyConnection<String>> opening = ValkeyConnection.open(
+        settings.valkey.withReadFrom(ValkeyEndpoint.ReadFrom.PRIMARY), StringCodec.UTF8,
+        resources, COMMAND_TIMEOUT);
     try {
-      c = client.connect(StringCodec.UTF8);
-    } catch (RuntimeException e) {
+      c = opening.get(2 * COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      opening.thenAccept(ValkeyConnection::closeAsync);
+      Thread.currentThread().interrupt();
+      return;
+    } catch (ExecutionException | TimeoutException e) {
+      opening.thenAccept(ValkeyConnection::closeAsync); // if it opens after all
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
       if (!connectFailureLogged) {
-        log.warn("cache '{}': fleet services cannot reach Valkey at {}:{} yet ({}); retrying",
-            cache.name(), settings.valkeyUri.getHost(), settings.valkeyUri.getPort(), e.toString());
+        log.warn("cache '{}': fleet services cannot reach Valkey ({}) yet ({}); retrying",
+            cache.name(), settings.valkey, cause.toString());
         connectFailureLogged = true;
       }
       connectBackoffMillis = Math.min(MAX_CONNECT_BACKOFF_MILLIS, connectBackoffMillis * 2);
@@ -245,7 +249,6 @@ public final class FleetServices {
       quietly("registry removal", registry::deregister);
       connection.close();
     }
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     resources.shutdown(0, 2, TimeUnit.SECONDS);
   }
 
@@ -262,7 +265,7 @@ public final class FleetServices {
    */
   public static final class Builder {
 
-    private RedisURI valkeyUri;
+    private ValkeyEndpoint valkey;
     private String podName;
     private String podNamespace;
     private String podTemplateHash;
@@ -281,7 +284,7 @@ public final class FleetServices {
 
     private Builder copy() {
       Builder c = new Builder();
-      c.valkeyUri = valkeyUri;
+      c.valkey = valkey;
       c.podName = podName;
       c.podNamespace = podNamespace;
       c.podTemplateHash = podTemplateHash;
@@ -299,26 +302,15 @@ public final class FleetServices {
     }
 
     /**
-     * Takes the Valkey address and credentials, pod name, namespace, template hash and L2 TTL
-     * from {@code config}.
+     * Takes the Valkey endpoint (mode, addresses, TLS, credentials), pod name, namespace, template
+     * hash and L2 TTL from {@code config}.
      *
      * @throws IllegalArgumentException if {@code config} has no Valkey address
      */
     public Builder config(WarmGateConfig config) {
       Objects.requireNonNull(config, "config");
-      if (config.valkeyAddresses().isEmpty()) {
-        throw new IllegalArgumentException("fleet services need Valkey, but "
-            + WarmGateConfig.VALKEY_ADDRESSES + " is not set");
-      }
-      String address = config.valkeyAddresses().get(0);
-      int colon = address.lastIndexOf(':');
-      RedisURI.Builder uri = RedisURI.builder()
-          .withHost(address.substring(0, colon).replace("[", "").replace("]", ""))
-          .withPort(Integer.parseInt(address.substring(colon + 1)))
-          .withSsl(config.valkeyTls());
-      config.valkeyPassword().ifPresent(password -> config.valkeyUsername().ifPresentOrElse(
-          user -> uri.withAuthentication(user, password), () -> uri.withPassword(password.toCharArray())));
-      valkeyUri = uri.build();
+      valkey = config.valkeyEndpoint().orElseThrow(() -> new IllegalArgumentException(
+          "fleet services need Valkey, but " + WarmGateConfig.VALKEY_ADDRESSES + " is not set"));
       config.podName().ifPresent(this::podName);
       podNamespace = config.podNamespace().orElse(null);
       podTemplateHash = config.podTemplateHash().orElse(null);
@@ -326,9 +318,22 @@ public final class FleetServices {
       return this;
     }
 
-    /** Sets the Valkey server of the control keys (normally the cache's L2). Required. */
+    /**
+     * Sets the standalone Valkey server of the control keys (normally the cache's L2); this or
+     * {@link #valkey} is required.
+     */
     public Builder valkeyUri(RedisURI uri) {
-      this.valkeyUri = Objects.requireNonNull(uri, "uri");
+      this.valkey = ValkeyEndpoint.standalone(Objects.requireNonNull(uri, "uri"));
+      return this;
+    }
+
+    /**
+     * Sets the Valkey server or cluster of the control keys (normally the cache's L2); this or
+     * {@link #valkeyUri} is required. Its replica reads, if any, are not used: the services read
+     * the primaries.
+     */
+    public Builder valkey(ValkeyEndpoint endpoint) {
+      this.valkey = Objects.requireNonNull(endpoint, "endpoint");
       return this;
     }
 
@@ -424,8 +429,9 @@ public final class FleetServices {
      */
     public <V> TieredCache<V> start(TieredCache<V> cache) {
       Objects.requireNonNull(cache, "cache");
-      if (valkeyUri == null) {
-        throw new IllegalStateException("valkeyUri is not set: call valkeyUri(...) or config(...)");
+      if (valkey == null) {
+        throw new IllegalStateException("Valkey is not set: call valkey(...), valkeyUri(...) or "
+            + "config(...)");
       }
       if (meterRegistry == null) {
         throw new IllegalStateException("meterRegistry is not set: pass the registry the cache "

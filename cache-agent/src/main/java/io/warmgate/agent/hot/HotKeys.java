@@ -3,6 +3,7 @@ package io.warmgate.agent.hot;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -205,8 +206,7 @@ public final class HotKeys {
    * @return how many distinct ids were sent (0 sends nothing)
    * @throws io.lettuce.core.RedisException if Valkey failed or did not answer in time
    */
-  public int flush(StatefulRedisConnection<String, String> connection, KeySpace keys,
-      InstantSource clock) {
+  public int flush(ValkeyConnection<String> connection, KeySpace keys, InstantSource clock) {
     Map<String, Integer> counts = drain();
     if (counts.isEmpty()) {
       return 0;
@@ -226,6 +226,15 @@ public final class HotKeys {
         new String[] {keys.hotKey(), keys.hotLandmarkKey(), keys.hotMetaKey()},
         args.toArray(String[]::new));
     return counts.size();
+  }
+
+  /**
+   * {@link #flush(ValkeyConnection, KeySpace, InstantSource)} over a standalone connection opened
+   * elsewhere, such as the operator's tests that play agents.
+   */
+  public int flush(StatefulRedisConnection<String, String> connection, KeySpace keys,
+      InstantSource clock) {
+    return flush(ValkeyConnection.wrap(connection), keys, clock);
   }
 
   private static void requirePowerOfTwo(String name, int value) {

@@ -2,14 +2,9 @@ package io.warmgate.agent.l2;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyValue;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
@@ -30,9 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Valkey/Redis client of the L2 tier: every command is bounded by a time budget and goes
- * through a circuit breaker, so a slow or absent server costs a caller at most the budget and,
- * once the breaker is open, nothing.
+ * The Valkey/Redis client of the L2 tier, on a standalone server or a cluster
+ * ({@link ValkeyConnection}): every command is bounded by a time budget and goes through a circuit
+ * breaker, so a slow or absent server costs a caller at most the budget and, once the breaker is
+ * open, nothing. On a cluster one breaker covers every node: it opens once half of the recent
+ * commands failed, whichever nodes they went to (under load, a dead primary of three does that
+ * within a fraction of a second, as a whole cluster that stops answering would).
  *
  * <p>Every method returns at once; the future fails with {@link L2UnavailableException} when the
  * breaker is open or no connection exists, with a {@link TimeoutException} when the budget ran
@@ -60,7 +58,7 @@ public final class L2Store implements AutoCloseable {
   }
 
   /** How long one connection attempt may take. */
-  public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  public static final Duration CONNECT_TIMEOUT = ValkeyConnection.CONNECT_TIMEOUT;
 
   private static final Logger log = LoggerFactory.getLogger(L2Store.class);
   private static final RedisCodec<String, byte[]> CODEC =
@@ -76,19 +74,18 @@ public final class L2Store implements AutoCloseable {
   private static final long RECONNECT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final ClientResources resources;
-  private final RedisClient client;
-  private final RedisURI uri;
+  private final ValkeyEndpoint endpoint;
   private final long budgetNanos;
   private final CircuitBreaker breaker;
   private final Listener listener;
   private final AtomicBoolean connecting = new AtomicBoolean();
-  private volatile StatefulRedisConnection<String, byte[]> connection;
+  private volatile ValkeyConnection<byte[]> connection;
   private volatile long nextConnectNanos;
   private volatile boolean closed;
 
-  private L2Store(RedisURI uri, Duration budget, CircuitBreakerConfig breakerConfig,
+  private L2Store(ValkeyEndpoint endpoint, Duration budget, CircuitBreakerConfig breakerConfig,
       Listener listener) {
-    this.uri = uri;
+    this.endpoint = endpoint;
     this.budgetNanos = budget.toNanos();
     this.listener = listener;
     this.breaker = CircuitBreaker.of("warmgate-l2", breakerConfig);
@@ -97,55 +94,65 @@ public final class L2Store implements AutoCloseable {
     this.resources = DefaultClientResources.builder()
         .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS))
         .build();
-    this.client = RedisClient.create(resources, uri);
-    client.setOptions(ClientOptions.builder()
-        .autoReconnect(true)
-        // Fail fast while disconnected instead of queueing: the caller goes to the origin.
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build())
-        .build());
   }
 
   /**
-   * Creates a store for {@code uri} and tries to connect for up to {@code connectWait}; if that
-   * fails it keeps trying in the background (at most once a second, on demand) and fails
+   * Creates a store for {@code endpoint} and tries to connect for up to {@code connectWait}; if
+   * that fails it keeps trying in the background (at most once a second, on demand) and fails
    * commands meanwhile.
    */
-  public static L2Store connect(RedisURI uri, Duration budget, CircuitBreakerConfig breakerConfig,
-      Listener listener, Duration connectWait) {
-    L2Store store = new L2Store(Objects.requireNonNull(uri), budget, breakerConfig, listener);
+  public static L2Store connect(ValkeyEndpoint endpoint, Duration budget,
+      CircuitBreakerConfig breakerConfig, Listener listener, Duration connectWait) {
+    L2Store store = new L2Store(Objects.requireNonNull(endpoint), budget, breakerConfig, listener);
     CompletableFuture<?> first = store.startConnect();
     try {
       first.get(connectWait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
-      log.warn("L2 at {}:{} is not reachable yet ({}); lookups use the origin until it is",
-          uri.getHost(), uri.getPort(), e.toString());
+      log.warn("L2 ({}) is not reachable yet ({}); lookups use the origin until it is",
+          endpoint, e.toString());
     }
     return store;
   }
 
-  /** {@code GET key}; completes with null when the key does not exist. */
-  public CompletableFuture<byte[]> get(String key) {
-    return guarded(() -> connection.async().get(key));
-  }
-
-  /** {@code MGET keys}; the list holds null for each missing key, in order. */
-  public CompletableFuture<List<byte[]>> getAll(List<String> keys) {
-    return getAll(keys, budgetNanos);
+  /**
+   * A lookup's {@code GET key}: completes with null when the key does not exist. May be answered
+   * by a replica when the endpoint reads from replicas ({@link ValkeyEndpoint.ReadFrom}).
+   */
+  public CompletableFuture<byte[]> lookup(String key) {
+    return guarded(() -> connection.lookups().get(key));
   }
 
   /**
-   * {@code MGET keys} bounded by {@code timeout} instead of the lookup budget: for background work
-   * (filling L2), where a lookup's budget would only turn a slow reply into a reload.
+   * A lookup's {@code MGET keys} (one per slot on a cluster): the list holds null for each missing
+   * key, in order. May be answered by replicas, as {@link #lookup}.
    */
-  public CompletableFuture<List<byte[]>> getAll(List<String> keys, Duration timeout) {
-    return getAll(keys, timeout.toNanos());
+  public CompletableFuture<List<byte[]>> lookupAll(List<String> keys) {
+    return getAll(keys, budgetNanos, true);
   }
 
-  private CompletableFuture<List<byte[]>> getAll(List<String> keys, long timeoutNanos) {
-    return guarded(() -> connection.async().mget(keys.toArray(String[]::new)), timeoutNanos)
+  /**
+   * {@code MGET keys} from the primaries: sees every write this store sent before it, as a fill
+   * lease or lock holder needs. The list holds null for each missing key, in order.
+   */
+  public CompletableFuture<List<byte[]>> getAll(List<String> keys) {
+    return getAll(keys, budgetNanos, false);
+  }
+
+  /**
+   * {@link #getAll(List)} bounded by {@code timeout} instead of the lookup budget: for background
+   * work (filling L2), where a lookup's budget would only turn a slow reply into a reload.
+   */
+  public CompletableFuture<List<byte[]>> getAll(List<String> keys, Duration timeout) {
+    return getAll(keys, timeout.toNanos(), false);
+  }
+
+  private CompletableFuture<List<byte[]>> getAll(List<String> keys, long timeoutNanos,
+      boolean lookup) {
+    String[] array = keys.toArray(String[]::new);
+    return guarded(() -> (lookup ? connection.lookups() : connection.async()).mget(array),
+            timeoutNanos)
         .thenApply(values -> {
           List<byte[]> out = new ArrayList<>(values.size());
           for (KeyValue<String, byte[]> kv : values) {
@@ -187,7 +194,7 @@ public final class L2Store implements AutoCloseable {
    * moment the connection drops, before the breaker has counted failures.
    */
   public boolean isAvailable() {
-    StatefulRedisConnection<String, byte[]> c = connection;
+    ValkeyConnection<byte[]> c = connection;
     return c != null && c.isOpen() && breaker.getState() == CircuitBreaker.State.CLOSED;
   }
 
@@ -203,11 +210,10 @@ public final class L2Store implements AutoCloseable {
       return;
     }
     closed = true;
-    StatefulRedisConnection<String, byte[]> c = connection;
+    ValkeyConnection<byte[]> c = connection;
     if (c != null) {
       c.close();
     }
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     resources.shutdown(0, 2, TimeUnit.SECONDS);
   }
 
@@ -245,16 +251,16 @@ public final class L2Store implements AutoCloseable {
     });
   }
 
-  private CompletableFuture<StatefulRedisConnection<String, byte[]>> startConnect() {
+  private CompletableFuture<ValkeyConnection<byte[]>> startConnect() {
     nextConnectNanos = System.nanoTime() + RECONNECT_INTERVAL_NANOS;
-    return client.connectAsync(CODEC, uri).toCompletableFuture().whenComplete((c, error) -> {
+    return ValkeyConnection.open(endpoint, CODEC, resources, null).whenComplete((c, error) -> {
       connecting.set(false);
       if (c != null) {
         if (closed) {
           c.closeAsync();
         } else {
           connection = c;
-          log.info("L2 connected to {}:{}", uri.getHost(), uri.getPort());
+          log.info("L2 connected ({})", endpoint);
         }
       }
     });

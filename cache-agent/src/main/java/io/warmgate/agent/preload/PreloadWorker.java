@@ -5,14 +5,14 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.agent.CacheLoadException;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -123,7 +123,7 @@ public final class PreloadWorker implements AutoCloseable {
       return 1
       """;
 
-  private final StatefulRedisConnection<String, String> connection;
+  private final ValkeyConnection<String> connection;
   private final TieredCache<?> cache;
   private final String pod;
   private final InstantSource clock;
@@ -157,7 +157,7 @@ public final class PreloadWorker implements AutoCloseable {
    * @param scheduler runs the lock renewals; not owned
    * @param pollInterval how often to look for a job ({@link #POLL_INTERVAL} in production)
    */
-  public PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
+  public PreloadWorker(ValkeyConnection<String> connection, TieredCache<?> cache,
       String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval) {
     this(connection, cache, pod, clock, scheduler, pollInterval, Duration.ofMinutes(4));
   }
@@ -167,7 +167,7 @@ public final class PreloadWorker implements AutoCloseable {
    * {@code Done} job whose entries have less than a quarter of it left, in passes an eighth of
    * it apart.
    */
-  public PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
+  public PreloadWorker(ValkeyConnection<String> connection, TieredCache<?> cache,
       String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval,
       Duration l2Ttl) {
     this(connection, cache, pod, clock, scheduler, pollInterval, l2Ttl, BACKOFF_INITIAL,
@@ -175,7 +175,7 @@ public final class PreloadWorker implements AutoCloseable {
   }
 
   /** As above, with the back-off bounds of failed batches (tests shorten them). */
-  PreloadWorker(StatefulRedisConnection<String, String> connection, TieredCache<?> cache,
+  PreloadWorker(ValkeyConnection<String> connection, TieredCache<?> cache,
       String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval,
       Duration l2Ttl, Duration backoffInitial, Duration backoffMax) {
     this.backoffInitial = Objects.requireNonNull(backoffInitial, "backoffInitial");
@@ -275,7 +275,7 @@ public final class PreloadWorker implements AutoCloseable {
    * @return whether this worker held the lock
    */
   boolean pollOnce() {
-    RedisCommands<String, String> redis = connection.sync();
+    RedisClusterCommands<String, String> redis = connection.sync();
     Map<String, String> fields = redis.hgetall(jobKey);
     boolean keepWarm = keepWarmDue(fields);
     if (fields.isEmpty() || (isFinished(fields.get("state")) && !keepWarm)) {
@@ -307,7 +307,7 @@ public final class PreloadWorker implements AutoCloseable {
   }
 
   private void work(String token) {
-    RedisCommands<String, String> redis = connection.sync();
+    RedisClusterCommands<String, String> redis = connection.sync();
     // Re-read under the lock: a previous owner may have made progress since the poll.
     Map<String, String> fields = redis.hgetall(jobKey);
     WarmJob job;
@@ -406,7 +406,7 @@ public final class PreloadWorker implements AutoCloseable {
    * keep-warm so far) and {@code keepWarm} (what the pass did) are recorded.
    */
   private void keepWarm(String token) {
-    RedisCommands<String, String> redis = connection.sync();
+    RedisClusterCommands<String, String> redis = connection.sync();
     Map<String, String> fields = redis.hgetall(jobKey);
     WarmJob job;
     try {
@@ -618,7 +618,7 @@ public final class PreloadWorker implements AutoCloseable {
    * @throws RuntimeException if L2 did not answer within {@link #L2_CHECK_TIMEOUT}
    */
   private List<Long> ttls(List<String> ids) {
-    RedisAsyncCommands<String, String> async = connection.async();
+    RedisClusterAsyncCommands<String, String> async = connection.async();
     List<RedisFuture<Long>> replies = new ArrayList<>(ids.size());
     for (String id : ids) {
       replies.add(async.pttl(keys.valueKey(id)));

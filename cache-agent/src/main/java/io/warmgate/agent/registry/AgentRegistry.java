@@ -1,8 +1,8 @@
 package io.warmgate.agent.registry;
 
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -72,7 +72,7 @@ public final class AgentRegistry {
       return 0
       """;
 
-  private final StatefulRedisConnection<String, String> connection;
+  private final ValkeyConnection<String> connection;
   private final String key;
   private final AgentInfo identity;
   private final InstantSource clock;
@@ -82,7 +82,7 @@ public final class AgentRegistry {
    *
    * @param identity the entry to publish; its {@code expiresAt} is replaced at each heartbeat
    */
-  public AgentRegistry(StatefulRedisConnection<String, String> connection, KeySpace keys,
+  public AgentRegistry(ValkeyConnection<String> connection, KeySpace keys,
       AgentInfo identity, InstantSource clock) {
     this.connection = Objects.requireNonNull(connection, "connection");
     this.key = keys.agentsKey();

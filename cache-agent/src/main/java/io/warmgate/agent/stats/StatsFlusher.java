@@ -2,9 +2,9 @@ package io.warmgate.agent.stats;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -98,7 +98,7 @@ public final class StatsFlusher {
       return repaired
       """;
 
-  private final StatefulRedisConnection<String, String> connection;
+  private final ValkeyConnection<String> connection;
   private final KeySpace keys;
   private final CacheCounters counters;
   private final WrittenKeys written;
@@ -115,7 +115,7 @@ public final class StatsFlusher {
    * @param l2Ttl the cache's L2 TTL, which sets the expiry of the stats and keys entries
    * @param timeout how long a flush waits for Valkey
    */
-  public StatsFlusher(StatefulRedisConnection<String, String> connection, KeySpace keys,
+  public StatsFlusher(ValkeyConnection<String> connection, KeySpace keys,
       MeterRegistry registry, WrittenKeys written, Duration l2Ttl, InstantSource clock,
       Duration timeout) {
     this.connection = Objects.requireNonNull(connection, "connection");

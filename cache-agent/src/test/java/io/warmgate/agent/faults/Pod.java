@@ -7,6 +7,7 @@ import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.deal.Deal;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyEndpoint;
 import java.util.function.UnaryOperator;
 
 /** One cache instance as a pod would run it: its own L2 connection, meters and counted origin. */
@@ -17,12 +18,13 @@ final class Pod implements AutoCloseable {
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   final OriginMeter<Deal> origin;
 
-  private Pod(String name, Origin<Deal> origin, String redisUri, UnaryOperator<WarmGate<Deal>> settings) {
+  private Pod(String name, Origin<Deal> origin, ValkeyEndpoint valkey,
+      UnaryOperator<WarmGate<Deal>> settings) {
     this.name = name;
     this.origin = new OriginMeter<>(origin);
     this.cache = settings.apply(WarmGate.newBuilder(Deal.class, this.origin)
             .cacheName("deals")
-            .valkeyUri(redisUri)
+            .valkey(valkey)
             .podName(name)
             .meterRegistry(meters))
         .build();
@@ -30,7 +32,12 @@ final class Pod implements AutoCloseable {
 
   static Pod start(String name, Origin<Deal> origin, String redisUri,
       UnaryOperator<WarmGate<Deal>> settings) {
-    return new Pod(name, origin, redisUri, settings);
+    return new Pod(name, origin, ValkeyEndpoint.standalone(redisUri), settings);
+  }
+
+  static Pod start(String name, Origin<Deal> origin, ValkeyEndpoint valkey,
+      UnaryOperator<WarmGate<Deal>> settings) {
+    return new Pod(name, origin, valkey, settings);
   }
 
   KeySpace keys() {

@@ -3,13 +3,14 @@ package io.warmgate.agent.faults;
 import static org.awaitility.Awaitility.await;
 
 import io.warmgate.agent.deal.Deal;
+import io.warmgate.agent.l2.ValkeyEndpoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * Two pods over one redis-server and a fast origin of {@value #DEALS} deals, L2 filled beforehand,
+ * Two pods over one L2 (a redis-server or a cluster) and a fast origin of {@value #DEALS} deals, L2 filled beforehand,
  * so that under a Zipf load L1 misses are answered by L2 until a fault hits it.
  */
 final class RedisFaultFixture implements AutoCloseable {
@@ -24,10 +25,10 @@ final class RedisFaultFixture implements AutoCloseable {
   final Pod b;
   final List<String> ids = InMemoryDeals.ids(DEALS);
 
-  RedisFaultFixture(String redisUri) {
+  RedisFaultFixture(ValkeyEndpoint valkey) {
     InMemoryDeals origin = new InMemoryDeals(DEALS, 1);
-    a = Pod.start("pod-a", origin, redisUri, w -> w.l1Ttl(L1_TTL).maxStaleness(L1_TTL.multipliedBy(2)));
-    b = Pod.start("pod-b", origin, redisUri, w -> w.l1Ttl(L1_TTL).maxStaleness(L1_TTL.multipliedBy(2)));
+    a = Pod.start("pod-a", origin, valkey, w -> w.l1Ttl(L1_TTL).maxStaleness(L1_TTL.multipliedBy(2)));
+    b = Pod.start("pod-b", origin, valkey, w -> w.l1Ttl(L1_TTL).maxStaleness(L1_TTL.multipliedBy(2)));
     for (int i = 0; i < ids.size(); i += 1_000) {
       a.cache.fillL2(ids.subList(i, Math.min(ids.size(), i + 1_000)));
     }

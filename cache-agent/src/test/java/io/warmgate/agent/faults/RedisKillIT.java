@@ -2,38 +2,46 @@ package io.warmgate.agent.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.warmgate.agent.RedisConnectionExtension;
+import io.warmgate.agent.L2Extension;
+import io.warmgate.agent.L2Mode;
 import io.warmgate.agent.deal.Deal;
-import io.warmgate.testing.RedisExtension;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** L2 SIGKILLed under a steady ~1,000 lookups/s, then restarted (empty) on the same port. */
+/**
+ * L2 SIGKILLed under a steady ~1,000 lookups/s, then restarted (empty) on the same ports: the
+ * redis-server, or every node of the cluster at once (the whole cluster down).
+ */
+@ParameterizedClass
+@EnumSource(L2Mode.class)
 class RedisKillIT {
 
   @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
+  final L2Extension valkey;
 
-  @RegisterExtension
-  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
+  RedisKillIT(L2Mode mode) {
+    valkey = new L2Extension(mode);
+  }
 
   @Test
   void killAndRestartFailsNoLookupLoadsEachIdOncePerPodAndL2IsBackWithinSeconds() {
-    try (RedisFaultFixture pods = new RedisFaultFixture(redis.uri())) {
+    try (RedisFaultFixture pods = new RedisFaultFixture(valkey.endpoint())) {
       LoadDriver<Deal> load = pods.startLoad("steady");
       LoadDriver.hold(3_000);
       long[] originBefore = {pods.a.origin.keys(), pods.b.origin.keys()};
       long steadyL2Hits = pods.l2Hits();
 
       Phase outage = load.phase("outage");
-      redis.stop(); // SIGKILL
+      valkey.stop(); // SIGKILL
       List<Boolean> breakerOpened = pods.watchBreakers(3_000);
       long[] originInOutage = {pods.a.origin.keys() - originBefore[0], pods.b.origin.keys() - originBefore[1]};
       long skipped = pods.a.count("warmgate.l2.skipped") + pods.b.count("warmgate.l2.skipped");
 
       Phase recovery = load.phase("recovery");
-      redis.start();
+      valkey.start();
       double[] l2BackAfter = pods.awaitL2InUse(1);
       LoadDriver.hold(2_000);
       List<Phase> phases = load.stop();
@@ -42,12 +50,12 @@ class RedisKillIT {
           pods.b.origin.keys() - originBefore[1] - originInOutage[1]};
 
       pods.printFigures();
-      System.out.printf("outage: origin keys a=%d b=%d, distinct ids looked up a=%d b=%d; recovery:"
+      System.out.printf(valkey.mode() + " outage: origin keys a=%d b=%d, distinct ids looked up a=%d b=%d; recovery:"
               + " origin keys a=%d b=%d, distinct ids a=%d b=%d; breakers closed %.2f s and L2 hits again %.2f s after restart;"
               + " keys in L2 at the end %d; ids loaded twice a=%d b=%d%n",
           originInOutage[0], originInOutage[1], outage.ids(0).size(), outage.ids(1).size(),
           originInRecovery[0], originInRecovery[1], recovery.ids(0).size(), recovery.ids(1).size(),
-          l2BackAfter[0], l2BackAfter[1], valkey.sync().dbsize(), pods.a.origin.idsLoadedTwice(), pods.b.origin.idsLoadedTwice());
+          l2BackAfter[0], l2BackAfter[1], valkey.strings().dbsize(), pods.a.origin.idsLoadedTwice(), pods.b.origin.idsLoadedTwice());
 
       assertThat(phases).allSatisfy(p -> assertThat(p.failures()).as(p.toString()).isZero());
       assertThat(steadyL2Hits).as("L2 answered L1 misses before the fault").isGreaterThan(100);

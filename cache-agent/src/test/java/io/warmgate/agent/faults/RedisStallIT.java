@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.warmgate.agent.RedisConnectionExtension;
 import io.warmgate.agent.deal.Deal;
+import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.testing.RedisExtension;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class RedisStallIT {
   @Test
   void stalledL2OpensTheBreakerKeepsLatencyBoundedAndIsUsedAgainWhenThawed() {
     long pid = RedisSignals.pid(valkey.sync());
-    try (RedisFaultFixture pods = new RedisFaultFixture(redis.uri())) {
+    try (RedisFaultFixture pods = new RedisFaultFixture(ValkeyEndpoint.standalone(redis.uri()))) {
       LoadDriver<Deal> load = pods.startLoad("steady");
       LoadDriver.hold(3_000);
       long timeoutsBefore = timeouts(pods);

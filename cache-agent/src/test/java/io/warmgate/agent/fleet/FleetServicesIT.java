@@ -4,43 +4,49 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.CountingOrigin;
-import io.warmgate.agent.RedisConnectionExtension;
+import io.warmgate.agent.L2Extension;
+import io.warmgate.agent.L2Mode;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.registry.AgentInfo;
-import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** All services of one agent, started from its configuration, against a real redis-server. */
+/** All services of one agent, started from its configuration, on a redis-server and a Redis cluster. */
+@ParameterizedClass
+@EnumSource(L2Mode.class)
 class FleetServicesIT {
-
-  @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
 
   private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B")
       .put("c", "C");
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   @RegisterExtension
-  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
-  private RedisCommands<String, String> raw;
+  final L2Extension valkey;
+  private RedisClusterCommands<String, String> raw;
   private final List<TieredCache<?>> opened = new ArrayList<>();
+
+  FleetServicesIT(L2Mode mode) {
+    valkey = new L2Extension(mode);
+  }
 
   @BeforeEach
   void connect() {
-    raw = valkey.sync();
+    raw = valkey.strings();
   }
 
   @AfterEach
@@ -49,18 +55,19 @@ class FleetServicesIT {
   }
 
   private WarmGateConfig config(String pod, String templateHash) {
-    return WarmGateConfig.from(Map.of(
+    Map<String, String> env = new HashMap<>(valkey.env());
+    env.putAll(Map.of(
         "WARMGATE_CACHE_NAME", "deals",
-        "WARMGATE_VALKEY_ADDRESSES", redis.host() + ":" + redis.port(),
         "WARMGATE_L2_TIMEOUT", "500ms",
         "WARMGATE_POD_NAME", pod,
         "WARMGATE_POD_NAMESPACE", "shop",
         "WARMGATE_POD_TEMPLATE_HASH", templateHash));
+    return WarmGateConfig.from(env);
   }
 
   private TieredCache<String> start(WarmGateConfig config) {
     TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals")
-        .valkeyUri(redis.uri()).meterRegistry(meters).l2Timeout(Duration.ofMillis(500)).build();
+        .valkey(valkey.endpoint()).meterRegistry(meters).l2Timeout(Duration.ofMillis(500)).build();
     FleetServices.Builder fleet = FleetServices.newBuilder().config(config).meterRegistry(meters)
         .hotKeys(new HotKeys(1, 1024, 100, Duration.ofMinutes(10)));
     fleet.heartbeatInterval = Duration.ofMillis(100);
@@ -129,10 +136,10 @@ class FleetServicesIT {
 
   @Test
   void anUnreachableValkeyDoesNotFailTheStartAndTheServicesConnectWhenItIsBack() {
-    redis.stop();
+    valkey.stop();
     try (TieredCache<String> cache = start(config("deals-7d9f-x1", "7d9f"))) {
       assertThat(cache.get("a")).isEqualTo("A");
-      redis.start();
+      valkey.start();
       await().atMost(Duration.ofSeconds(15)).until(() -> entry("deals-7d9f-x1") != null);
     }
   }

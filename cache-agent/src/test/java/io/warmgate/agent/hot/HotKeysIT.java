@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.agent.CountingOrigin;
 import io.warmgate.agent.ManualClock;
-import io.warmgate.agent.RedisConnectionExtension;
+import io.warmgate.agent.L2Extension;
+import io.warmgate.agent.L2Mode;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.testing.RedisExtension;
+import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,25 +22,30 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The hot set in a real redis-server: ranking, forward decay, rescaling and trimming. */
+/** The hot set on a real redis-server and a Redis cluster: ranking, decay, rescaling, trimming. */
+@ParameterizedClass
+@EnumSource(L2Mode.class)
 class HotKeysIT {
-
-  @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
 
   private static final Duration HALF_LIFE = Duration.ofMinutes(10);
   private final ManualClock clock = new ManualClock();
   private final KeySpace keys = new KeySpace("deals", "0123456789ab");
   @RegisterExtension
-  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
-  private StatefulRedisConnection<String, String> connection;
-  private RedisCommands<String, String> raw;
+  final L2Extension valkey;
+  private ValkeyConnection<String> connection;
+  private RedisClusterCommands<String, String> raw;
+
+  HotKeysIT(L2Mode mode) {
+    valkey = new L2Extension(mode);
+  }
 
   @BeforeEach
   void connect() {
     connection = valkey.connection();
-    raw = valkey.sync();
+    raw = valkey.strings();
   }
 
   private void lookups(HotKeys hot, String id, int n) {

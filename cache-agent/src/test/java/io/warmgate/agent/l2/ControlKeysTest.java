@@ -3,6 +3,7 @@ package io.warmgate.agent.l2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lettuce.core.cluster.SlotHash;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,10 @@ class ControlKeysTest {
         keys.warmJobKey(), keys.warmIdsKey(), keys.warmLockKey());
     assertThat(control).allSatisfy(k -> assertThat(k).startsWith(keys.controlTag() + ":"));
     assertThat(keys.valueKey("hot")).doesNotContain("{");
+    // On a cluster: one slot for every control key (ClusterKeySpreadIT asks a real server).
+    assertThat(control).extracting(SlotHash::getSlot).containsOnly(SlotHash.getSlot("wg:deals"));
+    assertThat(keys.valueKey("{wg:deals}")).as("an id cannot carry the tag into a value key")
+        .doesNotContain("{");
   }
 
   @Test

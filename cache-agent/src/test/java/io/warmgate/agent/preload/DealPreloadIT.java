@@ -14,6 +14,7 @@ import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.deal.Deal;
 import io.warmgate.agent.deal.SpannerDealOrigin;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.RedisExtension;
 import io.warmgate.testing.SpannerEmulatorExtension;
@@ -54,7 +55,7 @@ class DealPreloadIT {
     try (StatefulRedisConnection<String, String> connection = client.connect();
         TieredCache<Deal> canary = WarmGate.newBuilder(Deal.class, origin).cacheName("deals")
             .valkeyUri(redis.uri()).meterRegistry(meters).l2Timeout(Duration.ofMillis(500)).build();
-        PreloadWorker worker = new PreloadWorker(connection, canary, "deals-5c4b-a",
+        PreloadWorker worker = new PreloadWorker(ValkeyConnection.wrap(connection), canary, "deals-5c4b-a",
             InstantSource.system(), scheduler, Duration.ofMillis(50))) {
       RedisCommands<String, String> raw = connection.sync();
       KeySpace keys = new KeySpace("deals", canary.schemaHash());

@@ -2,36 +2,41 @@ package io.warmgate.agent.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.agent.ManualClock;
-import io.warmgate.agent.RedisConnectionExtension;
+import io.warmgate.agent.L2Extension;
+import io.warmgate.agent.L2Mode;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.testing.RedisExtension;
+import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The registry hash against a real redis-server, with time driven by a manual clock. */
+/** The registry hash on a real redis-server and a Redis cluster, time driven by a manual clock. */
+@ParameterizedClass
+@EnumSource(L2Mode.class)
 class AgentRegistryIT {
-
-  @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
 
   private final ManualClock clock = new ManualClock();
   private final KeySpace stable = new KeySpace("deals", "aaaaaaaaaaaa");
   private final KeySpace canary = new KeySpace("deals", "bbbbbbbbbbbb");
   @RegisterExtension
-  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
-  private StatefulRedisConnection<String, String> connection;
-  private RedisCommands<String, String> raw;
+  final L2Extension valkey;
+  private ValkeyConnection<String> connection;
+  private RedisClusterCommands<String, String> raw;
+
+  AgentRegistryIT(L2Mode mode) {
+    valkey = new L2Extension(mode);
+  }
 
   @BeforeEach
   void connect() {
     connection = valkey.connection();
-    raw = valkey.sync();
+    raw = valkey.strings();
   }
 
   private AgentRegistry agent(String pod, String templateHash, KeySpace keys) {

@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.CountingOrigin;
 import io.warmgate.agent.ManualClock;
 import io.warmgate.agent.Meters;
-import io.warmgate.agent.RedisConnectionExtension;
+import io.warmgate.agent.L2Extension;
+import io.warmgate.agent.L2Mode;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.testing.RedisExtension;
+import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,26 +24,31 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Stats flushes of two agents of one namespace into a real redis-server. */
+/** Stats flushes of two agents of one namespace into a real redis-server and a Redis cluster. */
+@ParameterizedClass
+@EnumSource(L2Mode.class)
 class StatsFlusherIT {
-
-  @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
 
   /** 2026-03-01T12:00:00Z = epoch second 1772366400, a bucket start. */
   private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T12:00:00Z"));
   private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B");
   private final List<AutoCloseable> opened = new ArrayList<>();
   @RegisterExtension
-  final RedisConnectionExtension valkey = new RedisConnectionExtension(redis);
-  private StatefulRedisConnection<String, String> connection;
-  private RedisCommands<String, String> raw;
+  final L2Extension valkey;
+  private ValkeyConnection<String> connection;
+  private RedisClusterCommands<String, String> raw;
+
+  StatsFlusherIT(L2Mode mode) {
+    valkey = new L2Extension(mode);
+  }
 
   @BeforeEach
   void connect() {
     connection = valkey.connection();
-    raw = valkey.sync();
+    raw = valkey.strings();
   }
 
   @AfterEach
@@ -60,7 +65,7 @@ class StatsFlusherIT {
   private Agent agent(String pod) {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals")
-        .valkeyUri(redis.uri()).podName(pod).clock(clock).meterRegistry(meters)
+        .valkey(valkey.endpoint()).podName(pod).clock(clock).meterRegistry(meters)
         .l2Timeout(Duration.ofMillis(500)).build();
     opened.add(cache);
     WrittenKeys written = new WrittenKeys();
@@ -160,11 +165,11 @@ class StatsFlusherIT {
     a.cache().get("a");
     a.cache().get("a");
     a.written().add("x");
-    redis.stop();
+    valkey.stop();
     assertThatThrownBy(() -> a.stats().flush()).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("stats flush of");
     a.cache().get("a");
-    redis.start();
+    valkey.start();
     await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> a.stats().flush());
     assertThat(raw.hget(keys.statsKey(), "l1Hits")).isEqualTo("2");
     assertThat(raw.pfcount(keys.keysWrittenKey())).isEqualTo(1);
