@@ -3,12 +3,14 @@ package io.warmgate.e2e;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.warmgate.testing.ArgoRollouts;
 import java.io.ByteArrayInputStream;
+import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -16,6 +18,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * One deal-service Rollout with its CachePolicy, made from {@code examples/local/rollout.yaml} and
@@ -109,14 +112,31 @@ final class DealRollout implements AutoCloseable {
 
   /** Sets an env value of the app container, as a user editing the Rollout would. */
   void setEnv(String variable, String value) {
-    rollout().edit(r -> {
+    onConflictAgain(() -> rollout().edit(r -> {
       for (Map<String, Object> env : env(map(map(r.getAdditionalProperties().get("spec")).get("template")))) {
         if (variable.equals(env.get("name"))) {
           env.put("value", value);
         }
       }
       return r;
-    });
+    }));
+  }
+
+  /**
+   * Runs {@code edit} (a read-modify-write with the read's resourceVersion), again when the
+   * object changed in between (the Argo controller and the operator write the same objects), as
+   * {@code kubectl edit} users do.
+   */
+  private static <T> T onConflictAgain(Supplier<T> edit) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return edit.get();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == 10) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Applies the policy as it was first applied (after a test deleted it). */
@@ -132,7 +152,7 @@ final class DealRollout implements AutoCloseable {
    * @return the policy's new {@code metadata.generation}
    */
   long editWarmup(Map<String, Object> changes) {
-    GenericKubernetesResource edited = policy().edit(p -> {
+    GenericKubernetesResource edited = onConflictAgain(() -> policy().edit(p -> {
       Map<String, Object> warmup = map(map(p.getAdditionalProperties().get("spec")).get("warmup"));
       changes.forEach((field, value) -> {
         if (value == null) {
@@ -142,7 +162,7 @@ final class DealRollout implements AutoCloseable {
         }
       });
       return p;
-    });
+    }));
     return edited.getMetadata().getGeneration();
   }
 
