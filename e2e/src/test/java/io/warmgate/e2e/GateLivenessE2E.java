@@ -43,7 +43,13 @@ class GateLivenessE2E {
   static final Stack stack = Stack.create();
 
   private static final int DEALS = 2_000;
+  /** {@code warmup.hotSetSize}: the most hot ids the gate considers. */
   private static final int HOT_SET = 100;
+  /**
+   * Tracked hot ids the traffic builds before a test goes on: of them the gate keeps those
+   * expected to be read within {@code l2Ttl} (those sampled more than once), a few dozen.
+   */
+  private static final int TRACKED = 60;
   private static final int MIN_COVERAGE = 95;
   private static final String HELD_FINALIZER = "warmgate.io/held-canary";
   private static final String GATE_DELETED = "warmgate.io/gate-deleted";
@@ -73,7 +79,7 @@ class GateLivenessE2E {
   void originOutageDuringPreloadIsWaitedOutAndTheCanaryReleasedOnceWarm() throws Exception {
     Phases phases = new Phases("origin outage");
     try (DealRollout app = scenario.deploy("e2e-origin", warmup("Preload", "preloadRate", 5), RolloutGateE2E.WORK)) {
-      scenario.warmUpHotSet(app, HOT_SET, 150).close();
+      scenario.warmUpHotSet(app, TRACKED, 150).close();
       phases.done("deployed, hot set tracked");
 
       Instant since = Instant.now();
@@ -84,6 +90,7 @@ class GateLivenessE2E {
       await("preload under way").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
           .until(() -> number(scenario.warmJob(app.cacheName, schema), "filled") > 0);
       Map<String, String> job = scenario.warmJob(app.cacheName, schema);
+      log.info("[origin outage] warm job {}", job);
       assertThat(number(job, "target")).as("ids in the warm job (%s): enough for the outage to fall "
           + "mid-preload", job).isGreaterThan(3 * number(job, "batchSize"));
       phases.done("canary held, preload under way");
@@ -112,9 +119,12 @@ class GateLivenessE2E {
 
       scenario.awaitRelease(app, schema);
       scenario.assertReleasedWarm(app, pods, schema, MIN_COVERAGE, since);
-      Map<String, String> done = scenario.warmJob(app.cacheName, schema);
-      assertThat(done).containsEntry("state", "Done").containsEntry("errors", "0");
-      assertThat(done.get("filled")).isEqualTo(done.get("target"));
+      // Released once minCoverage was reached; the job loads its last ids right after.
+      await("warm job completed").atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
+        Map<String, String> done = scenario.warmJob(app.cacheName, schema);
+        assertThat(done).containsEntry("state", "Done").containsEntry("errors", "0");
+        assertThat(done.get("filled")).isEqualTo(done.get("target"));
+      });
       phases.done("origin back, released without a hand");
     } finally {
       phases.log();
@@ -137,7 +147,7 @@ class GateLivenessE2E {
     warmup.put("minHitRatio", 0.5);
     warmup.put("hitRatioWindow", "30s");
     try (DealRollout app = scenario.deploy("e2e-revisions", warmup, RolloutGateE2E.WORK)) {
-      scenario.warmUpHotSet(app, HOT_SET, 150).close();
+      scenario.warmUpHotSet(app, TRACKED, 150).close();
       phases.done("deployed, hot set tracked");
 
       String stablePods = app.currentPodHash();
@@ -168,7 +178,10 @@ class GateLivenessE2E {
             .containsEntry("canarySchemaHash", schema).containsEntry("phase", "Warming");
         assertThat((String) app.condition("Warmed").get("message")).startsWith("canary " + second + ": ");
         assertThat(scenario.warmJob(app.cacheName, schema)).as("a fresh job for the newer revision")
-            .containsEntry("revision", second);
+            .containsEntry("revision", second).containsEntry("state", "Done");
+        assertThat(app.condition("RolloutHeld")).containsEntry("status", "True")
+            .containsEntry("reason", "Warming");
+        assertThat((String) app.gate().get("message")).contains("hit ratio unknown of 0.50 needed");
       });
       Map<String, String> secondJob = scenario.warmJob(app.cacheName, schema);
       assertThat(number(secondJob, "createdAt")).as("created after the first revision's job")
