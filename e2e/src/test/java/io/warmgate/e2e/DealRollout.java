@@ -1,15 +1,24 @@
 package io.warmgate.e2e;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.warmgate.testing.ArgoRollouts;
 import java.io.ByteArrayInputStream;
+import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * One deal-service Rollout with its CachePolicy, made from {@code examples/local/rollout.yaml} and
@@ -23,6 +32,8 @@ final class DealRollout implements AutoCloseable {
   private final KubernetesClient client;
   private final String namespace;
   private final Stack.AppPods pods;
+  /** The policy as first applied, to apply again after it was deleted. */
+  private final String policyManifest;
 
   /**
    * @param warmup replaces the example policy's {@code spec.warmup} entries given here
@@ -55,6 +66,7 @@ final class DealRollout implements AutoCloseable {
     // L2 budget, a lookup whose thread is scheduled late would count as an L2 failure and go to
     // Spanner, and the test measures Spanner reads.
     spec.put("l2Timeout", "250ms");
+    policyManifest = Serialization.asJson(policy);
     client.resource(policy).serverSideApply();
 
     GenericKubernetesResource rollout = load("examples/local/rollout.yaml");
@@ -109,14 +121,141 @@ final class DealRollout implements AutoCloseable {
 
   /** Sets an env value of the app container, as a user editing the Rollout would. */
   void setEnv(String variable, String value) {
-    rollout().edit(r -> {
+    onConflictAgain(() -> rollout().edit(r -> {
       for (Map<String, Object> env : env(map(map(r.getAdditionalProperties().get("spec")).get("template")))) {
         if (variable.equals(env.get("name"))) {
           env.put("value", value);
         }
       }
       return r;
-    });
+    }));
+  }
+
+  /**
+   * Runs {@code edit} (a read-modify-write with the read's resourceVersion), again when the
+   * object changed in between (the Argo controller and the operator write the same objects), as
+   * {@code kubectl edit} users do.
+   */
+  private static <T> T onConflictAgain(Supplier<T> edit) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return edit.get();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == 10) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Applies the policy as it was first applied (after a test deleted it). */
+  void applyPolicyAgain() {
+    client.resource(Serialization.unmarshal(policyManifest, GenericKubernetesResource.class))
+        .serverSideApply();
+  }
+
+  /**
+   * Edits the policy's {@code spec.warmup} as a user would: each entry of {@code changes} is set,
+   * an entry whose value is null is removed.
+   *
+   * @return the policy's new {@code metadata.generation}
+   */
+  long editWarmup(Map<String, Object> changes) {
+    GenericKubernetesResource edited = onConflictAgain(() -> policy().edit(p -> {
+      Map<String, Object> warmup = map(map(p.getAdditionalProperties().get("spec")).get("warmup"));
+      changes.forEach((field, value) -> {
+        if (value == null) {
+          warmup.remove(field);
+        } else {
+          warmup.put(field, value);
+        }
+      });
+      return p;
+    }));
+    return edited.getMetadata().getGeneration();
+  }
+
+  /** Aborts the canary the way {@code kubectl argo rollouts abort} does. */
+  void abort() {
+    patchRolloutStatus("{\"status\":{\"abort\":true}}");
+  }
+
+  /** Retries an aborted canary the way {@code kubectl argo rollouts retry rollout} does. */
+  void retry() {
+    patchRolloutStatus("{\"status\":{\"abort\":false}}");
+  }
+
+  /**
+   * Promotes a canary paused at a step the way {@code kubectl argo rollouts promote} does for a
+   * Rollout whose {@code spec.paused} is unset: it clears the pause conditions.
+   */
+  void promote() {
+    patchRolloutStatus("{\"status\":{\"pauseConditions\":null}}");
+  }
+
+  private void patchRolloutStatus(String mergePatch) {
+    rollout().subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+  }
+
+  /** {@code status.currentPodHash}: the pod-template hash of the revision being rolled out. */
+  String currentPodHash() {
+    return (String) rolloutStatus().get("currentPodHash");
+  }
+
+  /** The Rollout's annotations, empty when it has none or does not exist. */
+  Map<String, String> rolloutAnnotations() {
+    GenericKubernetesResource r = rollout().get();
+    return r == null || r.getMetadata().getAnnotations() == null ? Map.of()
+        : r.getMetadata().getAnnotations();
+  }
+
+  /** The policy's condition of {@code type} as a map, empty when absent. */
+  @SuppressWarnings("unchecked")
+  Map<String, Object> condition(String type) {
+    Map<String, Object> status = policyStatus();
+    Object conditions = status.get("conditions");
+    if (!(conditions instanceof List<?> list)) {
+      return Map.of();
+    }
+    return list.stream().map(c -> (Map<String, Object>) c).filter(c -> type.equals(c.get("type")))
+        .findFirst().orElse(Map.of());
+  }
+
+  /** The policy's {@code status}, empty when it has none or does not exist. */
+  Map<String, Object> policyStatus() {
+    GenericKubernetesResource p = policy().get();
+    Object status = p == null ? null : p.getAdditionalProperties().get("status");
+    return status == null ? Map.of() : map(status);
+  }
+
+  /** The policy's finalizers, empty when it has none or does not exist. */
+  List<String> policyFinalizers() {
+    GenericKubernetesResource p = policy().get();
+    return p == null || p.getMetadata().getFinalizers() == null ? List.of()
+        : p.getMetadata().getFinalizers();
+  }
+
+  /**
+   * Events with {@code reason} about the Rollout, recorded at or after {@code since} (Event times
+   * have whole seconds), oldest first.
+   */
+  List<Event> rolloutEvents(String reason, Instant since) {
+    return events("Rollout", reason, since);
+  }
+
+  /** As {@link #rolloutEvents}, about the CachePolicy. */
+  List<Event> policyEvents(String reason, Instant since) {
+    return events("CachePolicy", reason, since);
+  }
+
+  private List<Event> events(String kind, String reason, Instant since) {
+    Instant from = since.truncatedTo(ChronoUnit.SECONDS);
+    return client.v1().events().inNamespace(namespace).list().getItems().stream()
+        .filter(e -> kind.equals(e.getInvolvedObject().getKind())
+            && name.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
+        .filter(e -> e.getLastTimestamp() != null && !Instant.parse(e.getLastTimestamp()).isBefore(from))
+        .sorted(Comparator.comparing(Event::getLastTimestamp))
+        .toList();
   }
 
   Map<String, Object> rolloutStatus() {
@@ -126,9 +265,7 @@ final class DealRollout implements AutoCloseable {
   }
 
   Map<String, Object> gate() {
-    GenericKubernetesResource p = policy().get();
-    Object status = p == null ? null : p.getAdditionalProperties().get("status");
-    Object gate = status == null ? null : map(status).get("gate");
+    Object gate = policyStatus().get("gate");
     return gate == null ? Map.of() : map(gate);
   }
 
@@ -139,6 +276,21 @@ final class DealRollout implements AutoCloseable {
         && s.get("currentPodHash").equals(s.get("stableRS"));
   }
 
+  /**
+   * Held at the gate step (step 1 of the example's canary steps) as the operator's decision table
+   * defines it: a canary differing from stable, at that step, with a {@code CanaryPauseStep}
+   * pause condition, not aborted.
+   */
+  boolean heldAtGate() {
+    Map<String, Object> s = rolloutStatus();
+    Object conditions = s.get("pauseConditions");
+    boolean pausedAtStep = conditions instanceof List<?> list && list.stream()
+        .anyMatch(c -> c instanceof Map<?, ?> m && "CanaryPauseStep".equals(m.get("reason")));
+    return pausedAtStep && s.get("currentPodHash") != null
+        && !s.get("currentPodHash").equals(s.get("stableRS"))
+        && Integer.valueOf(1).equals(s.get("currentStepIndex")) && !Boolean.TRUE.equals(s.get("abort"));
+  }
+
   boolean paused() {
     Object conditions = rolloutStatus().get("pauseConditions");
     return conditions instanceof List<?> list && !list.isEmpty();
@@ -146,6 +298,11 @@ final class DealRollout implements AutoCloseable {
 
   List<Integer> ports() {
     return pods.ports();
+  }
+
+  /** The pod-template hash of each of the app's pods that runs now. */
+  List<String> podTemplateHashes() {
+    return pods.templateHashes();
   }
 
   int runningPods() {

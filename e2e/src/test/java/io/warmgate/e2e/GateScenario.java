@@ -1,15 +1,26 @@
 package io.warmgate.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Event;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * What every gate scenario starts from: the example namespace applied, the stack installed, deals
@@ -17,11 +28,20 @@ import java.util.List;
  */
 final class GateScenario implements AutoCloseable {
 
+  /** The share the release Event gives, such as {@code released after 38 s: coverage 82.0% (…}. */
+  private static final Pattern EVENT_COVERAGE = Pattern.compile("coverage ([0-9]+(?:\\.[0-9]+)?)%");
+
+  private final KwokClusterExtension cluster;
+  private final Stack stack;
+  private final int deals;
   private final RedisClient client;
   private final StatefulRedisConnection<String, String> connection;
 
-  private GateScenario(String valkeyUri) {
-    client = RedisClient.create(valkeyUri);
+  private GateScenario(KwokClusterExtension cluster, Stack stack, int deals) {
+    this.cluster = cluster;
+    this.stack = stack;
+    this.deals = deals;
+    client = RedisClient.create(stack.valkeyUri());
     connection = client.connect();
   }
 
@@ -30,16 +50,48 @@ final class GateScenario implements AutoCloseable {
         .serverSideApply();
     stack.install(cluster);
     DealSeeder.seed(stack.databaseClient(), deals);
-    return new GateScenario(stack.valkeyUri());
+    return new GateScenario(cluster, stack, deals);
   }
 
   RedisCommands<String, String> valkey() {
     return connection.sync();
   }
 
+  /** Applies a deal-service Rollout and its policy and waits until its 4 pods serve. */
+  DealRollout deploy(String name, Map<String, Object> warmup, Path workdir) {
+    DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), name, stack, warmup, workdir);
+    awaitServing(app);
+    return app;
+  }
+
+  /**
+   * Zipf traffic ({@code perSecond} lookups/s over the seeded deals) until the cache's hot set
+   * tracks at least {@code hotSet} ids; the caller closes the returned traffic.
+   */
+  Traffic warmUpHotSet(DealRollout app, int hotSet, int perSecond) {
+    Traffic traffic = new Traffic(app::ports, deals, 1.1, perSecond, 42);
+    try {
+      await(app.name + " hot set of " + hotSet).atMost(Duration.ofMinutes(3))
+          .until(() -> valkey().zcard("{wg:" + app.cacheName + "}:hot") >= hotSet);
+    } catch (RuntimeException e) {
+      try {
+        traffic.close();
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      throw e;
+    }
+    return traffic;
+  }
+
   /** The ids the warm job of {@code schemaHash} snapshotted, empty when none was opened. */
   List<String> warmJobIds(String cache, String schemaHash) {
     return valkey().lrange("{wg:" + cache + "}:warm:" + schemaHash + ":ids", 0, -1);
+  }
+
+  /** The fields of the warm job of {@code schemaHash}, empty when there is none. */
+  Map<String, String> warmJob(String cache, String schemaHash) {
+    return valkey().hgetall("{wg:" + cache + "}:warm:" + schemaHash);
   }
 
   /** Share of {@code ids} present in {@code schemaHash}'s key space, in percent (0 for none). */
@@ -50,6 +102,36 @@ final class GateScenario implements AutoCloseable {
     long present = ids.stream()
         .filter(id -> valkey().exists("wg:" + cache + ":" + schemaHash + ":" + id) == 1).count();
     return 100.0 * present / ids.size();
+  }
+
+  /**
+   * Share of the ids the warm job of {@code schemaHash} snapshotted that are present in its key
+   * space, in percent, measured here independently of the operator.
+   */
+  double jobCoverage(String cache, String schemaHash) {
+    List<String> ids = warmJobIds(cache, schemaHash);
+    assertThat(ids).as("the ids of the warm job of %s", schemaHash).isNotEmpty();
+    return coverage(ids, cache, schemaHash);
+  }
+
+  /**
+   * Deletes every value of {@code schemaHash}'s key space (not the cache's control keys, whose
+   * names carry a hash tag): what the passing of {@code l2Ttl} does to values nobody reloads.
+   *
+   * @return how many keys were deleted
+   */
+  long expireKeySpace(String cache, String schemaHash) {
+    ScanArgs match = ScanArgs.Builder.matches("wg:" + cache + ":" + schemaHash + ":*").limit(500);
+    long deleted = 0;
+    ScanCursor cursor = ScanCursor.INITIAL;
+    do {
+      KeyScanCursor<String> page = valkey().scan(cursor, match);
+      if (!page.getKeys().isEmpty()) {
+        deleted += valkey().del(page.getKeys().toArray(String[]::new));
+      }
+      cursor = page;
+    } while (!cursor.isFinished());
+    return deleted;
   }
 
   /** Waits until {@code app} is Healthy with 4 pods that each answer on their own port. */
@@ -63,6 +145,55 @@ final class GateScenario implements AutoCloseable {
         .pollInterval(Duration.ofMillis(500))
         .until(() -> app.healthyAndDone() && app.runningPods() == pods
             && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));
+  }
+
+  /** Waits for the pause to be released; on time-out, says what the gate and Valkey showed. */
+  void awaitRelease(DealRollout app, String canaryHash) {
+    try {
+      await("pause released").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
+          .until(() -> !app.paused());
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError("the canary of " + app.name + " was never released; gate " + app.gate()
+          + "; coverage of the warm job's ids measured here "
+          + coverage(warmJobIds(app.cacheName, canaryHash), app.cacheName, canaryHash)
+          + "%; warm job " + warmJob(app.cacheName, canaryHash)
+          + "; canary stats " + valkey().hgetall("{wg:" + app.cacheName + "}:stats:" + canaryHash), e);
+    }
+  }
+
+  /**
+   * Asserts that the gate released the canary of pod hash {@code podHash} (schema hash
+   * {@code canaryHash}) as warm: the coverage it recorded at release in {@code status.gate} and
+   * in its release Event (on the Rollout, recorded at or after {@code since}) and the coverage
+   * measured here in L2 over the warm job's ids each reach {@code minCoverage}, and
+   * {@code Warmed} names the canary. Call it right after {@link #awaitRelease}.
+   */
+  void assertReleasedWarm(DealRollout app, String podHash, String canaryHash, int minCoverage,
+      Instant since) {
+    double measured = jobCoverage(app.cacheName, canaryHash);
+    assertThat(measured).as("coverage of the warm job's ids in L2 when the pause was released, "
+        + "measured here").isGreaterThanOrEqualTo(minCoverage);
+    // The Rollout is patched first, the policy's status and the Events right after.
+    await("release recorded").atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      assertThat(app.gate()).as("status.gate").containsEntry("phase", "Promoted")
+          .containsEntry("canaryPodHash", podHash).containsKey("releasedCoverage");
+      assertThat(app.condition("Warmed")).as("Warmed").containsEntry("status", "True")
+          .containsEntry("reason", "CoverageReached");
+      assertThat(app.rolloutEvents("CoverageReached", since)).as("release Event on the Rollout")
+          .isNotEmpty();
+    });
+    Map<String, Object> gate = app.gate();
+    assertThat(((Number) gate.get("releasedCoverage")).doubleValue())
+        .as("status.gate.releasedCoverage").isGreaterThanOrEqualTo(minCoverage);
+    assertThat((String) app.condition("Warmed").get("message"))
+        .startsWith("canary " + podHash + ": released after");
+    List<Event> released = app.rolloutEvents("CoverageReached", since);
+    assertThat(released).as("one release Event for this canary").hasSize(1);
+    String message = released.get(0).getMessage();
+    Matcher coverage = EVENT_COVERAGE.matcher(message);
+    assertThat(coverage.find()).as("coverage in the release Event: %s", message).isTrue();
+    assertThat(Double.parseDouble(coverage.group(1))).as("coverage in the release Event: %s", message)
+        .isGreaterThanOrEqualTo(minCoverage);
   }
 
   @Override

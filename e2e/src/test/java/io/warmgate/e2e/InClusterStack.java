@@ -148,6 +148,45 @@ final class InClusterStack implements Stack {
     }
   }
 
+  /**
+   * Not available here: a container's main process ignores SIGSTOP sent from inside its own PID
+   * namespace, and the emulator keeps its rows only in memory, so scaling it down is no freeze.
+   */
+  @Override
+  public void freezeSpanner() {
+    throw new UnsupportedOperationException("freezing the Spanner emulator needs the local stack: "
+        + "in a cluster its pod cannot be stopped without losing its rows");
+  }
+
+  @Override
+  public void thawSpanner() {
+    throw new UnsupportedOperationException("freezing the Spanner emulator needs the local stack");
+  }
+
+  /** Scales Valkey to zero and force-deletes its pod; the port-forward goes with it. */
+  @Override
+  public void stopValkey() {
+    kill(deployment(VALKEY));
+  }
+
+  /**
+   * Scales Valkey back up and forwards the same local port to it again, so {@link #valkeyUri()}
+   * stays valid and clients reconnect by themselves.
+   */
+  @Override
+  public void startValkey() {
+    int localPort = valkeyForward.getLocalPort();
+    try {
+      valkeyForward.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    deployment(VALKEY).scale(1);
+    awaitReady(SERVICES_NAMESPACE, VALKEY);
+    valkeyForward = client.services().inNamespace(SERVICES_NAMESPACE).withName(VALKEY)
+        .portForward(VALKEY_PORT, localPort);
+  }
+
   @Override
   public void startOperator() {
     operator().scale(1);
@@ -244,6 +283,14 @@ final class InClusterStack implements Stack {
         forwards.computeIfAbsent(pod, p -> client.pods().inNamespace(namespace).withName(p).portForward(APP_PORT));
       }
       return forwards.values().stream().map(LocalPortForward::getLocalPort).toList();
+    }
+
+    @Override
+    public List<String> templateHashes() {
+      return client.pods().inNamespace(namespace).withLabel("app", name).list().getItems().stream()
+          .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+          .map(p -> p.getMetadata().getLabels().getOrDefault("rollouts-pod-template-hash", ""))
+          .toList();
     }
 
     @Override

@@ -110,6 +110,26 @@ final class LocalStack implements Stack {
   }
 
   @Override
+  public void freezeSpanner() {
+    spanner.freeze();
+  }
+
+  @Override
+  public void thawSpanner() {
+    spanner.thaw();
+  }
+
+  @Override
+  public void stopValkey() {
+    redis.stop();
+  }
+
+  @Override
+  public void startValkey() {
+    redis.start();
+  }
+
+  @Override
   public void startOperator() {
     operator.start();
   }
@@ -141,6 +161,11 @@ final class LocalStack implements Stack {
       public List<Integer> ports() {
         return new ArrayList<>(pods.pods().values().stream().filter(LocalPodRunner.LocalPod::serving)
             .map(LocalPodRunner.LocalPod::port).toList());
+      }
+
+      @Override
+      public List<String> templateHashes() {
+        return pods.pods().values().stream().map(LocalPodRunner.LocalPod::templateHash).toList();
       }
 
       @Override

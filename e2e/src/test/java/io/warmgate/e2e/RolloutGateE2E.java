@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,17 +52,12 @@ class RolloutGateE2E {
   }
 
   private static DealRollout deploy(String name, Map<String, Object> warmup) {
-    DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), name, stack, warmup, WORK);
-    GateScenario.awaitServing(app);
-    return app;
+    return scenario.deploy(name, warmup, WORK);
   }
 
   /** Traffic until the cache's hot set holds the hot-set size. */
   private static Traffic warmUpHotSet(DealRollout app) {
-    Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 150, 42);
-    await(app.name + " hot set of " + HOT_SET).atMost(Duration.ofMinutes(3))
-        .until(() -> valkey.zcard("{wg:" + app.cacheName + "}:hot") >= HOT_SET);
-    return traffic;
+    return scenario.warmUpHotSet(app, HOT_SET, 150);
   }
 
   /**
@@ -77,17 +71,8 @@ class RolloutGateE2E {
     return scenario.coverage(hot, cache, schemaHash);
   }
 
-  /** Waits for the pause to be released; on time-out, says what the gate and Valkey showed. */
   private static void awaitRelease(DealRollout app, String canaryHash) {
-    try {
-      await("pause released").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
-          .until(() -> !app.paused());
-    } catch (ConditionTimeoutException e) {
-      throw new AssertionError("the canary of " + app.name + " was never released; gate " + app.gate()
-          + "; coverage of the warm job's ids measured here " + coverage(app.cacheName, canaryHash)
-          + "%; warm job " + valkey.hgetall("{wg:" + app.cacheName + "}:warm:" + canaryHash)
-          + "; canary stats " + valkey.hgetall("{wg:" + app.cacheName + "}:stats:" + canaryHash), e);
-    }
+    scenario.awaitRelease(app, canaryHash);
   }
 
   private static long stat(String cache, String schemaHash, String field) {

@@ -46,6 +46,21 @@ interface Stack extends BeforeAllCallback, BeforeEachCallback, AfterEachCallback
   /** The emulator back, its database empty with the schema. */
   void startSpanner() throws Exception;
 
+  /**
+   * An origin that stops answering but keeps its data: the emulator is frozen, so reads fail at
+   * their deadline, until {@link #thawSpanner()}.
+   */
+  void freezeSpanner();
+
+  /** The frozen emulator answers again, with the rows it held. */
+  void thawSpanner();
+
+  /** An L2 outage: Valkey is killed; it stays down until {@link #startValkey()}. */
+  void stopValkey();
+
+  /** Valkey back at the same address ({@link #valkeyAddress()}, {@link #valkeyUri()}), empty. */
+  void startValkey();
+
   /** Starts the operator and waits until it is ready. */
   void startOperator();
 
@@ -73,6 +88,9 @@ interface Stack extends BeforeAllCallback, BeforeEachCallback, AfterEachCallback
 
     /** The local ports of the pods that serve now. */
     List<Integer> ports();
+
+    /** The {@code rollouts-pod-template-hash} of each pod that runs now, serving or not yet. */
+    List<String> templateHashes();
 
     @Override
     void close();

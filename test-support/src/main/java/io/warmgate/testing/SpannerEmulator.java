@@ -143,6 +143,47 @@ public final class SpannerEmulator implements ManagedService {
     }
   }
 
+  /**
+   * Freezes the emulator with SIGSTOP: an origin that stops answering while its connections stay
+   * open, so reads fail at their deadline. Unlike {@link #stop()} it keeps every row;
+   * {@link #thaw()} resumes it.
+   *
+   * @throws IllegalStateException if the emulator is not running or the signal cannot be sent
+   */
+  public void freeze() {
+    signal("STOP");
+  }
+
+  /**
+   * Resumes an emulator {@link #freeze() frozen} before (SIGCONT); it answers with the data it
+   * held.
+   *
+   * @throws IllegalStateException if the emulator is not running or the signal cannot be sent
+   */
+  public void thaw() {
+    signal("CONT");
+  }
+
+  private void signal(String signal) {
+    if (!isRunning()) {
+      throw new IllegalStateException("the Spanner emulator is not running: cannot send SIG" + signal);
+    }
+    String pid = Long.toString(process.pid());
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + signal, pid).redirectErrorStream(true).start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + signal + " " + pid + " failed: "
+            + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run kill -" + signal + " " + pid, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted sending SIG" + signal + " to " + pid, e);
+    }
+    LOG.info("Spanner emulator on {}: SIG{} sent to pid {}", emulatorHost(), signal, pid);
+  }
+
   /** Kills the emulator and closes the {@link #spanner()} client. Idempotent. */
   @Override
   public void close() {

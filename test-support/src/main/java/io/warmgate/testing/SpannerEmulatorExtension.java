@@ -90,6 +90,16 @@ public final class SpannerEmulatorExtension extends ServiceExtension {
     emulator.start();
   }
 
+  /** See {@link SpannerEmulator#freeze()}. */
+  public void freeze() {
+    emulator.freeze();
+  }
+
+  /** See {@link SpannerEmulator#thaw()}. */
+  public void thaw() {
+    emulator.thaw();
+  }
+
   /** See {@link SpannerEmulator#isRunning()}. */
   public boolean isRunning() {
     return emulator.isRunning();

@@ -4,10 +4,8 @@ import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.WarmupMode;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The rollout gate's decision table: a pure function from {@link GateInputs} to a
@@ -17,16 +15,12 @@ import java.util.Set;
  */
 public final class GateDecision {
 
-  /** Phases in which the gate is done with a canary; an EnumSet, so contains(null) is false. */
-  private static final Set<GatePhase> FINISHED =
-      EnumSet.of(GatePhase.Promoted, GatePhase.Skipped, GatePhase.TimedOut);
-
   private GateDecision() {}
 
   /** Decides what to do about {@code in.rollout()}. */
   public static Decision decide(GateInputs in) {
     RolloutView r = in.rollout();
-    boolean finished = in.previous() != null && FINISHED.contains(in.previous());
+    boolean finished = in.finished();
     if (!r.canaryInProgress()) {
       if (finished) {
         // The canary this gate finished is now stable: keep showing how its gate ended.
@@ -39,7 +33,7 @@ public final class GateDecision {
     }
     String canary = "canary " + r.currentPodHash();
     if (r.abort()) {
-      return in.previous() == GatePhase.TimedOut
+      return finished && in.previous() == GatePhase.TimedOut
           ? new Decision.Pass(GatePhase.TimedOut, GateReasons.ROLLOUT_ABORTED,
               canary + " was aborted by onTimeout Abort after warmup.maxWait")
           : new Decision.Pass(GatePhase.Aborted, GateReasons.ROLLOUT_ABORTED,
@@ -82,7 +76,7 @@ public final class GateDecision {
       String why = "Valkey cannot be read (" + seen.problem() + "), so the canary's warmth is "
           + "unknown";
       return afterMaxWait(in, held, why).orElseGet(() -> new Decision.Hold(
-          keepOr(in.previous(), GatePhase.Waiting), GateReasons.L2_UNREACHABLE, "held: " + why));
+          keepOr(in, GatePhase.Waiting), GateReasons.L2_UNREACHABLE, "held: " + why));
     }
     if (seen.canarySchemas().isEmpty()) {
       Decision why = noAgent(in, held, podHash);
@@ -241,8 +235,11 @@ public final class GateDecision {
     return text;
   }
 
-  private static GatePhase keepOr(GatePhase previous, GatePhase fallback) {
-    return previous == GatePhase.Warming || previous == GatePhase.TimedOut ? previous : fallback;
+  /** The recorded phase while the gate holds this canary as Warming or TimedOut, else fallback. */
+  private static GatePhase keepOr(GateInputs in, GatePhase fallback) {
+    GatePhase previous = in.previous();
+    return in.holding() && (previous == GatePhase.Warming || previous == GatePhase.TimedOut)
+        ? previous : fallback;
   }
 
   /** Such as {@code 38 s} or {@code 10m 5s}. */

@@ -19,6 +19,9 @@ import java.util.Set;
  * @param warmup the policy's warm-up rules
  * @param previous the gate phase the policy's status records for this same canary pod hash, or
  *     null when it records none or another canary
+ * @param holding whether the policy's status records the gate as holding that canary
+ *     ({@code RolloutHeld=True}): then a {@code TimedOut} {@code previous} is a hold by
+ *     {@code onTimeout: Hold}, not a canary the gate is done with
  * @param observed what Valkey says about the canary; {@link Observed#unreachable} when it cannot be
  *     read
  * @param now the current time
@@ -28,13 +31,29 @@ import java.util.Set;
  *     registered; null when not read or not readable
  */
 public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
-    GatePhase previous, Observed observed, Instant now, Duration agentGrace,
+    GatePhase previous, boolean holding, Observed observed, Instant now, Duration agentGrace,
     CanaryPods canaryPods) {
 
-  /** Inputs without the canary's pods. */
+  /** Inputs without the canary's pods, the status recording no hold. */
   public GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup, GatePhase previous,
       Observed observed, Instant now, Duration agentGrace) {
-    this(rollout, gateStep, warmup, previous, observed, now, agentGrace, null);
+    this(rollout, gateStep, warmup, previous, false, observed, now, agentGrace, null);
+  }
+
+  /** Inputs with the canary's pods, the status recording no hold. */
+  public GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup, GatePhase previous,
+      Observed observed, Instant now, Duration agentGrace, CanaryPods canaryPods) {
+    this(rollout, gateStep, warmup, previous, false, observed, now, agentGrace, canaryPods);
+  }
+
+  /**
+   * Whether the gate is done with this canary: the status records a finished phase
+   * ({@code Promoted}, {@code Skipped}, {@code TimedOut}) and no hold, so the canary was released,
+   * skipped, or released or aborted by {@code onTimeout}.
+   */
+  public boolean finished() {
+    return previous != null && !holding && (previous == GatePhase.Promoted
+        || previous == GatePhase.Skipped || previous == GatePhase.TimedOut);
   }
 
   public GateInputs {

@@ -104,7 +104,7 @@ public final class RolloutGate {
     GateStep step = GateStep.resolve(view.steps(), spec == null ? null : spec.getGateStep());
     CachePolicyStatus status = policy.getStatus() == null ? new CachePolicyStatus()
         : policy.getStatus();
-    if (maybeActedOn(view, step) && !FINISHED.contains(previousPhase(status, view))) {
+    if (maybeActedOn(view, step) && !doneWith(status, view)) {
       // Possibly released or aborted by this operator an instant ago: the informer's copy of the
       // policy may not show that yet, so read the recorded outcome from the API server.
       CachePolicy fresh = client.resources(CachePolicy.class)
@@ -117,6 +117,7 @@ public final class RolloutGate {
     GateStatus before = status.getGate();
     GatePhase previous = previousPhase(status, view);
     boolean sameCanary = previous != null;
+    boolean holding = holding(status, view);
     ControlKeys keys = new ControlKeys(policy.getSpec().getCacheName());
 
     List<KeySpaceStatus> keySpaces = status.getKeySpaces();
@@ -141,7 +142,7 @@ public final class RolloutGate {
         && view.canaryInProgress() && view.canaryPauseStart().isPresent()
         ? CanaryPods.read(client, view.namespace(), view.currentPodHash()) : null;
     GateInputs inputs =
-        new GateInputs(view, step, warmup, previous, observed, now, agentGrace, pods);
+        new GateInputs(view, step, warmup, previous, holding, observed, now, agentGrace, pods);
     Decision decision = GateDecision.decide(inputs);
     if (decision instanceof Decision.OpenWarmJob open) {
       try {
@@ -155,7 +156,8 @@ public final class RolloutGate {
       } catch (RedisException e) {
         observed = GateInputs.Observed.unreachable(String.valueOf(e.getMessage()));
       }
-      inputs = new GateInputs(view, step, warmup, previous, observed, now, agentGrace, pods);
+      inputs = new GateInputs(view, step, warmup, previous, holding, observed, now, agentGrace,
+          pods);
       decision = GateDecision.decide(inputs);
       if (decision instanceof Decision.OpenWarmJob) {
         // The job vanished right after opening (expired or deleted): hold and look again.
@@ -195,18 +197,38 @@ public final class RolloutGate {
       }
     }
 
+    // Only a canary the gate was already done with keeps what its status recorded; one a person
+    // promoted or aborted while the gate held it is reported anew.
+    boolean done = inputs.finished();
     GateStatus gate = gateStatus(decision, view, observed, warmup, sameCanary ? before : null,
-        repeat, now);
+        repeat, done, now);
     gate.setRolloutGeneration(rollout.getMetadata().getGeneration());
     boolean active = view.canaryInProgress() && !view.abort()
         && !(decision instanceof Decision.Pass && FINISHED.contains(decision.phase()));
-    boolean kept = decision instanceof Decision.Pass && FINISHED.contains(decision.phase());
+    boolean kept = decision instanceof Decision.Pass && done;
     ConditionValue held = kept && current(status, Conditions.ROLLOUT_HELD) != null
         ? current(status, Conditions.ROLLOUT_HELD)
         : new ConditionValue(decision instanceof Decision.Hold ? Condition.TRUE : Condition.FALSE,
             decision.reason(), decision.message());
     return new Outcome(gate, keySpaces, decision,
         warmed(decision, status, view, before, pendingRevision(rollout)), held, active);
+  }
+
+  /**
+   * Whether {@code status} records the gate as holding the Rollout's current canary
+   * ({@code RolloutHeld=True} with a gate phase for it).
+   */
+  private static boolean holding(CachePolicyStatus status, RolloutView view) {
+    return previousPhase(status, view) != null
+        && Conditions.isTrue(status, Conditions.ROLLOUT_HELD);
+  }
+
+  /**
+   * Whether {@code status} records the gate as done with the Rollout's current canary: a finished
+   * phase and no hold (a {@code TimedOut} canary held by {@code onTimeout: Hold} is not done).
+   */
+  private static boolean doneWith(CachePolicyStatus status, RolloutView view) {
+    return FINISHED.contains(previousPhase(status, view)) && !holding(status, view);
   }
 
   /** The phase {@code status} records for the Rollout's current canary, or null. */
@@ -302,9 +324,13 @@ public final class RolloutGate {
     return result;
   }
 
+  /**
+   * @param same the recorded gate status when it is about the same canary, else null
+   * @param done whether the gate was already done with this canary ({@link GateInputs#finished})
+   */
   private GateStatus gateStatus(Decision decision, RolloutView view,
       GateInputs.Observed observed, GateInputs.Warmup warmup, GateStatus same, boolean repeat,
-      Instant now) {
+      boolean done, Instant now) {
     GateStatus gate = new GateStatus();
     gate.setPhase(decision.phase());
     gate.setMessage(decision.message());
@@ -340,7 +366,7 @@ public final class RolloutGate {
       gate.setReleasedCoverage(
           observed.coverage() == null ? null : observed.coverage().percent());
     }
-    if (decision instanceof Decision.Pass && FINISHED.contains(decision.phase()) && same != null) {
+    if (decision instanceof Decision.Pass && done && same != null) {
       gate.setMessage(same.getMessage());
     }
     return gate;

@@ -69,6 +69,15 @@ class GateDecisionTest {
         GRACE));
   }
 
+  /** As {@link #decide(RolloutView, WarmupSpec, GatePhase, GateInputs.Observed, Duration)}, the
+   * status recording the gate as holding the canary ({@code RolloutHeld=True}) or not. */
+  static Decision decide(RolloutView rollout, GatePhase previous, boolean holding,
+      GateInputs.Observed seen) {
+    return GateDecision.decide(new GateInputs(rollout, GateStep.resolve(rollout.steps(), null),
+        GateInputs.Warmup.of(spec()), previous, holding, seen, PAUSED.plus(Duration.ofMinutes(11)),
+        GRACE, null));
+  }
+
   static Decision decide(GateInputs.Observed seen, Duration heldFor) {
     return decide(held(), spec(), null, seen, heldFor);
   }
@@ -192,6 +201,55 @@ class GateDecisionTest {
         Duration.ZERO);
     assertThat(d).isInstanceOf(Decision.Pass.class);
     assertThat(d.message()).contains("without the gate releasing it");
+  }
+
+  /**
+   * A canary held by {@code onTimeout: Hold} ({@code TimedOut} while {@code RolloutHeld=True}) is
+   * not one the gate is done with: a person promoting it is reported as a promotion by hand.
+   */
+  @Test
+  void canaryHeldByOnTimeoutHoldThenPromotedByHandIsReportedAsPromotedByHand() {
+    Decision d = decide(rollout(2, false, false), GatePhase.TimedOut, true, newSchema(null));
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Promoted);
+    assertThat(d.reason()).isEqualTo("PassedGate");
+    assertThat(d.message()).contains("without the gate releasing it");
+
+    Decision unpaused = decide(rollout(1, false, false), GatePhase.TimedOut, true, newSchema(null));
+    assertThat(unpaused.phase()).isEqualTo(GatePhase.Waiting);
+    assertThat(unpaused.reason()).isEqualTo("NotPaused");
+    assertThat(unpaused.message()).endsWith("but not paused there yet");
+  }
+
+  /** ... and a person aborting it is the person's abort, not onTimeout Abort's. */
+  @Test
+  void canaryHeldByOnTimeoutHoldThenAbortedByHandIsAborted() {
+    Decision d = decide(rollout(1, true, true), GatePhase.TimedOut, true, newSchema(null));
+    assertThat(d).isInstanceOf(Decision.Pass.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Aborted);
+    assertThat(d.reason()).isEqualTo("RolloutAborted");
+    assertThat(d.message()).isEqualTo("canary c1 was aborted");
+
+    Decision byTimeout = decide(rollout(1, true, true), GatePhase.TimedOut, false, newSchema(null));
+    assertThat(byTimeout.phase()).as("aborted by onTimeout Abort: no hold recorded")
+        .isEqualTo(GatePhase.TimedOut);
+    assertThat(byTimeout.message()).contains("onTimeout Abort");
+  }
+
+  /**
+   * Valkey unreadable keeps the phase of a canary the gate holds (Warming, TimedOut), not the
+   * phase of one it finished with before it was retried.
+   */
+  @Test
+  void unreachableValkeyKeepsThePhaseOnlyOfAHeldCanary() {
+    GateInputs.Observed down = GateInputs.Observed.unreachable("Connection refused");
+    RolloutView retried = rollout(1, true, false);
+    assertThat(GateDecision.decide(new GateInputs(retried, GateStep.resolve(STEPS, null),
+        GateInputs.Warmup.of(spec()), GatePhase.Warming, true, down, PAUSED.plusSeconds(5), GRACE,
+        null)).phase()).isEqualTo(GatePhase.Warming);
+    assertThat(GateDecision.decide(new GateInputs(retried, GateStep.resolve(STEPS, null),
+        GateInputs.Warmup.of(spec()), GatePhase.TimedOut, false, down, PAUSED.plusSeconds(5), GRACE,
+        null)).phase()).as("retried after onTimeout Abort").isEqualTo(GatePhase.Waiting);
   }
 
   @Test

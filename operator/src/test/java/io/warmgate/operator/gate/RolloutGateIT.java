@@ -24,8 +24,10 @@ import io.warmgate.testing.ArgoRollouts;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -260,6 +262,93 @@ class RolloutGateIT {
     await().atMost(Policies.WITHIN).untilAsserted(() ->
         assertThat(argo.rollout().getMetadata().getAnnotations())
             .doesNotContainKey("warmgate.io/gate-deleted"));
+  }
+
+  /**
+   * A canary promoted by hand while held: the gate lets it go, says so and stops holding (no
+   * RolloutHeld=True, no finalizer), also once the canary is stable.
+   */
+  @Test
+  void canaryPromotedByHandWhileWarmingIsReportedAndNoLongerHeld() {
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now());
+    agents.register("app-stable-1", STABLE, "aaa111");
+    agents.register("app-canary-1", CANARY, "bbb222");
+    agents.hotSet(10);
+    policy.create(w -> { });
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
+    awaitFinalizers("warmgate.io/held-canary");
+
+    promoteByHand();
+
+    awaitPromotedByHand();
+    awaitFinalizers();
+    argo.setStatus(Map.of("currentPodHash", CANARY, "stableRS", CANARY, "currentStepIndex", 3));
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(policy.namespaces())
+        .extracting(SchemaNamespaceStatus::getSchemaHash, SchemaNamespaceStatus::getRole)
+        .contains(tuple("bbb222", NamespaceRole.Stable)));
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "False", "PassedGate");
+    GateStatus stable = policy.gate();
+    assertThat(stable.getPhase()).isEqualTo(GatePhase.Promoted);
+    assertThat(stable.getMessage()).contains("without the gate releasing it");
+    assertThat(stable.getReleasedAt()).isNull();
+  }
+
+  /**
+   * A canary held by onTimeout Hold (TimedOut, still held) that a person promotes or aborts, as
+   * the hold's message asks: reported as the person's act, and no longer held.
+   */
+  @Test
+  void canaryHeldByOnTimeoutHoldThenPromotedOrAbortedByHandIsNoLongerHeld() {
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
+    agents.register("app-stable-1", STABLE, "aaa111");
+    agents.register("app-canary-1", CANARY, "bbb222");
+    agents.hotSet(10);
+    policy.create(w -> w.setMaxWait("1m"));
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "TimedOut");
+    assertThat(policy.gate().getMessage()).startsWith("held by onTimeout Hold");
+    awaitFinalizers("warmgate.io/held-canary");
+
+    Map<String, Object> abort = new HashMap<>();
+    abort.put("abort", true);
+    argo.setStatus(abort);
+
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "False", "RolloutAborted");
+    GateStatus aborted = policy.awaitPhase(GatePhase.Aborted);
+    assertThat(aborted.getMessage()).isEqualTo("canary " + CANARY + " was aborted");
+    awaitFinalizers();
+
+    // Retried: held by onTimeout Hold again (the pause began over maxWait ago), then promoted.
+    abort.put("abort", false);
+    argo.setStatus(abort);
+    argo.holdAtGate(Instant.now().minus(Duration.ofMinutes(2)));
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "TimedOut");
+    promoteByHand();
+    awaitPromotedByHand();
+    awaitFinalizers();
+  }
+
+  /** What {@code kubectl argo rollouts promote} and then the controller do to a held canary. */
+  void promoteByHand() {
+    Map<String, Object> promoted = new HashMap<>();
+    promoted.put("pauseConditions", null);
+    promoted.put("controllerPause", false);
+    promoted.put("currentStepIndex", 2);
+    argo.setStatus(promoted);
+  }
+
+  void awaitPromotedByHand() {
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "False", "PassedGate");
+    GateStatus promoted = policy.awaitPhase(GatePhase.Promoted);
+    assertThat(promoted.getMessage()).contains("without the gate releasing it");
+    assertThat(promoted.getReleasedAt()).isNull();
+  }
+
+  void awaitFinalizers(String... finalizers) {
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(Optional.ofNullable(policies.get(ns, "deals").getMetadata().getFinalizers())
+            .orElse(List.of())).containsExactly(finalizers));
   }
 
   /** Issue 13 item 4: two policies on one Rollout; the older gates it, the newer does not act. */
