@@ -144,7 +144,7 @@ class GateLivenessE2E {
     // No lookups reach the canary, so its hit ratio stays unknown and minHitRatio holds it while
     // its namespace is warm: a hold that lasts as long as the test needs.
     Map<String, Object> warmup = warmup("Preload", "preloadRate", 50);
-    warmup.put("minHitRatio", 0.5);
+    warmup.put("minHitRatio", 50);
     warmup.put("hitRatioWindow", "30s");
     try (DealRollout app = scenario.deploy("e2e-revisions", warmup, RolloutGateE2E.WORK)) {
       scenario.warmUpHotSet(app, TRACKED, 150).close();

@@ -284,9 +284,9 @@ class RolloutGateIT {
     awaitPromotedByHand();
     awaitFinalizers();
     argo.setStatus(Map.of("currentPodHash", CANARY, "stableRS", CANARY, "currentStepIndex", 3));
-    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(policy.namespaces())
-        .extracting(SchemaNamespaceStatus::getSchemaHash, SchemaNamespaceStatus::getRole)
-        .contains(tuple("bbb222", NamespaceRole.Stable)));
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(policy.keySpaces())
+        .extracting(KeySpaceStatus::getSchemaHash, KeySpaceStatus::getRole)
+        .contains(tuple("bbb222", KeySpaceRole.Stable)));
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "False", "PassedGate");
     GateStatus stable = policy.gate();
     assertThat(stable.getPhase()).isEqualTo(GatePhase.Promoted);
