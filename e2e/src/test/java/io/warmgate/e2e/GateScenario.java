@@ -164,9 +164,9 @@ final class GateScenario implements AutoCloseable {
   /**
    * Asserts that the gate released the canary of pod hash {@code podHash} (schema hash
    * {@code canaryHash}) as warm: the coverage it recorded at release in {@code status.gate} and
-   * in its release Event (on the Rollout, recorded at or after {@code since}) and the coverage
-   * measured here in L2 over the warm job's ids each reach {@code minCoverage}, and
-   * {@code Warmed} names the canary. Call it right after {@link #awaitRelease}.
+   * in its release Event (on the Rollout and on the policy, recorded at or after {@code since})
+   * and the coverage measured here in L2 over the warm job's ids each reach {@code minCoverage},
+   * and {@code Warmed} names the canary. Call it right after {@link #awaitRelease}.
    */
   void assertReleasedWarm(DealRollout app, String podHash, String canaryHash, int minCoverage,
       Instant since) {
@@ -181,19 +181,23 @@ final class GateScenario implements AutoCloseable {
           .containsEntry("reason", "CoverageReached");
       assertThat(app.rolloutEvents("CoverageReached", since)).as("release Event on the Rollout")
           .isNotEmpty();
+      assertThat(app.policyEvents("CoverageReached", since)).as("release Event on the policy")
+          .isNotEmpty();
     });
     Map<String, Object> gate = app.gate();
     assertThat(((Number) gate.get("releasedCoverage")).doubleValue())
         .as("status.gate.releasedCoverage").isGreaterThanOrEqualTo(minCoverage);
     assertThat((String) app.condition("Warmed").get("message"))
         .startsWith("canary " + podHash + ": released after");
-    List<Event> released = app.rolloutEvents("CoverageReached", since);
-    assertThat(released).as("one release Event for this canary").hasSize(1);
-    String message = released.get(0).getMessage();
-    Matcher coverage = EVENT_COVERAGE.matcher(message);
-    assertThat(coverage.find()).as("coverage in the release Event: %s", message).isTrue();
-    assertThat(Double.parseDouble(coverage.group(1))).as("coverage in the release Event: %s", message)
-        .isGreaterThanOrEqualTo(minCoverage);
+    for (List<Event> released : List.of(app.rolloutEvents("CoverageReached", since),
+        app.policyEvents("CoverageReached", since))) {
+      assertThat(released).as("one release Event for this canary").hasSize(1);
+      String message = released.get(0).getMessage();
+      Matcher coverage = EVENT_COVERAGE.matcher(message);
+      assertThat(coverage.find()).as("coverage in the release Event: %s", message).isTrue();
+      assertThat(Double.parseDouble(coverage.group(1))).as("coverage in the release Event: %s", message)
+          .isGreaterThanOrEqualTo(minCoverage);
+    }
   }
 
   @Override
