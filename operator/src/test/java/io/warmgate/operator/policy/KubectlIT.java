@@ -42,8 +42,11 @@ class KubectlIT {
     Files.writeString(kubeconfig, api.kubeconfig());
     kubectl("apply", "--server-side", "-f", ApiServer.cachePolicyCrd().toString());
     kubectl("apply", "--server-side", "-f", ApiServer.rolloutCrd().toString());
-    kubectl("wait", "--for=condition=Established", "--timeout=60s",
-        "crd/cachepolicies.warmgate.io", "crd/rollouts.argoproj.io");
+    // kubectl wait fails at once ("status.conditions accessor error") on a CRD the API server has
+    // not given a status yet, so a script retries it, as this does.
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+        .until(() -> run("wait", "--for=condition=Established", "--timeout=10s",
+            "crd/cachepolicies.warmgate.io", "crd/rollouts.argoproj.io").exit() == 0);
     operator = Policies.startOperator(api.client());
   }
 

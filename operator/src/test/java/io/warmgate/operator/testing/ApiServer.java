@@ -110,6 +110,14 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
           && current.getStatus().getConditions().stream().anyMatch(
               c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     });
+    // Established is not yet served by discovery, which the operator reads at start to learn
+    // whether Rollouts exist; on a loaded machine the two can be seconds apart.
+    String group = crd.getSpec().getGroup();
+    String kind = crd.getSpec().getNames().getKind();
+    for (var version : crd.getSpec().getVersions()) {
+      await().atMost(Duration.ofSeconds(30))
+          .until(() -> client.supports(group + "/" + version.getName(), kind));
+    }
   }
 
   /** The warmgate cache dir: {@code -Dwarmgate.cache.dir}, else ~/.cache/warmgate. */
