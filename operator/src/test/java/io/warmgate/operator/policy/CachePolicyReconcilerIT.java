@@ -19,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -230,6 +231,8 @@ class CachePolicyReconcilerIT {
     policies.deployment(other, "app");
     policies.policy(ns, "deals", cache, TargetKind.Deployment, "app", valkey(), "valkey-auth");
     policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
+    // creationTimestamp has whole seconds; within one second the tie goes by namespace and name.
+    awaitNextSecond(policies.get(ns, "deals").getMetadata().getCreationTimestamp());
 
     policies.policy(other, "deals", cache, TargetKind.Deployment, "app", valkey(), "valkey-auth");
 
@@ -242,6 +245,12 @@ class CachePolicyReconcilerIT {
 
     api.client().resources(CachePolicy.class).inNamespace(ns).withName("deals").delete();
     policies.awaitCondition(other, "deals", Conditions.READY, "True", "Reconciled");
+  }
+
+  private static void awaitNextSecond(String creationTimestamp) {
+    Instant created = Instant.parse(creationTimestamp);
+    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+        .until(() -> Instant.now().isAfter(created.plusMillis(1_100)));
   }
 
   @Test
