@@ -78,7 +78,7 @@ class GateLivenessE2E {
   @Test
   void originOutageDuringPreloadIsWaitedOutAndTheCanaryReleasedOnceWarm() throws Exception {
     Phases phases = new Phases("origin outage");
-    try (DealRollout app = scenario.deploy("e2e-origin", warmup("Preload", "preloadRate", 5), RolloutGateE2E.WORK)) {
+    try (DealRollout app = scenario.deploy("e2e-origin", warmup("Preload", "preloadRate", 3), RolloutGateE2E.WORK)) {
       scenario.warmUpHotSet(app, TRACKED, 150).close();
       phases.done("deployed, hot set tracked");
 
