@@ -164,7 +164,7 @@ class GateLivenessE2E {
                 .isGreaterThanOrEqualTo(MIN_COVERAGE);
             assertThat(app.condition("RolloutHeld")).containsEntry("status", "True")
                 .containsEntry("reason", "Warming");
-            assertThat((String) app.gate().get("message")).contains("hit ratio unknown of 0.50 needed");
+            assertThat((String) app.gate().get("message")).contains("hit ratio unknown of 50% needed");
           });
       assertThat(app.heldAtGate()).isTrue();
       long firstJobCreated = number(scenario.warmJob(app.cacheName, schema), "createdAt");
@@ -181,7 +181,7 @@ class GateLivenessE2E {
             .containsEntry("revision", second).containsEntry("state", "Done");
         assertThat(app.condition("RolloutHeld")).containsEntry("status", "True")
             .containsEntry("reason", "Warming");
-        assertThat((String) app.gate().get("message")).contains("hit ratio unknown of 0.50 needed");
+        assertThat((String) app.gate().get("message")).contains("hit ratio unknown of 50% needed");
       });
       Map<String, String> secondJob = scenario.warmJob(app.cacheName, schema);
       assertThat(number(secondJob, "createdAt")).as("created after the first revision's job")
