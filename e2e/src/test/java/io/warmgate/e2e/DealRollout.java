@@ -60,7 +60,8 @@ final class DealRollout implements AutoCloseable {
     Map<String, Object> spec = map(policy.getAdditionalProperties().get("spec"));
     spec.put("cacheName", cacheName);
     map(spec.get("targetRef")).put("name", name);
-    map(spec.get("valkey")).put("addresses", List.of(stack.valkeyAddress()));
+    map(spec.get("valkey")).put("addresses", stack.valkeyAddresses());
+    map(spec.get("valkey")).put("mode", stack.valkeyCluster() ? "Cluster" : "Standalone");
     map(spec.get("warmup")).putAll(warmup);
     // Every pod here shares two cores with the cluster and the other pods: with the default 20 ms
     // L2 budget, a lookup whose thread is scheduled late would count as an L2 failure and go to

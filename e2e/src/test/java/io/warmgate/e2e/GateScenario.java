@@ -5,11 +5,16 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import java.nio.file.Files;
@@ -34,15 +39,28 @@ final class GateScenario implements AutoCloseable {
   private final KwokClusterExtension cluster;
   private final Stack stack;
   private final int deals;
-  private final RedisClient client;
-  private final StatefulRedisConnection<String, String> connection;
+  private final AbstractRedisClient client;
+  private final StatefulConnection<String, String> connection;
+  private final RedisClusterCommands<String, String> valkey;
 
   private GateScenario(KwokClusterExtension cluster, Stack stack, int deals) {
     this.cluster = cluster;
     this.stack = stack;
     this.deals = deals;
-    client = RedisClient.create(stack.valkeyUri());
-    connection = client.connect();
+    if (stack.valkeyCluster()) {
+      RedisClusterClient clusterClient = RedisClusterClient.create(
+          stack.valkeyAddresses().stream().map(a -> RedisURI.create("redis://" + a)).toList());
+      StatefulRedisClusterConnection<String, String> c = clusterClient.connect();
+      client = clusterClient;
+      connection = c;
+      valkey = c.sync();
+    } else {
+      RedisClient single = RedisClient.create(stack.valkeyUri());
+      StatefulRedisConnection<String, String> c = single.connect();
+      client = single;
+      connection = c;
+      valkey = c.sync();
+    }
   }
 
   static GateScenario prepare(KwokClusterExtension cluster, Stack stack, int deals) throws Exception {
@@ -53,8 +71,9 @@ final class GateScenario implements AutoCloseable {
     return new GateScenario(cluster, stack, deals);
   }
 
-  RedisCommands<String, String> valkey() {
-    return connection.sync();
+  /** The test's own commands to L2; on a cluster, each key's command goes to its primary. */
+  RedisClusterCommands<String, String> valkey() {
+    return valkey;
   }
 
   /** Applies a deal-service Rollout and its policy and waits until its 4 pods serve. */

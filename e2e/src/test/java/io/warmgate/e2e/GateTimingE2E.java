@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.testing.KwokClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ class GateTimingE2E {
   static final Stack stack = Stack.create();
 
   private static GateScenario scenario;
-  private static RedisCommands<String, String> valkey;
+  private static RedisClusterCommands<String, String> valkey;
 
   @BeforeAll
   static void setUp() throws Exception {

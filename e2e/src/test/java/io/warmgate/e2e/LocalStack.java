@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.localpods.LocalPodRunner;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.OperatorProcess;
+import io.warmgate.testing.RedisClusterExtension;
 import io.warmgate.testing.RedisExtension;
+import io.warmgate.testing.ServiceExtension;
 import io.warmgate.testing.SpannerEmulatorExtension;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,32 +21,42 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The default stack: Redis and the Spanner emulator as local processes (the test-support
- * extensions, one per test class), the operator as its own process with its webhook registered by
- * URL, and the pods kwok schedules run as local deal-service processes.
+ * The default stack: Redis (one server, or a cluster of three primaries and three replicas) and
+ * the Spanner emulator as local processes (the test-support extensions, one per test class), the
+ * operator as its own process with its webhook registered by URL, and the pods kwok schedules run
+ * as local deal-service processes.
  */
 final class LocalStack implements Stack {
 
-  private final RedisExtension redis = new RedisExtension();
+  private final RedisExtension redis;
+  private final RedisClusterExtension redisCluster;
+  private final ServiceExtension valkey;
   private final SpannerEmulatorExtension spanner = new SpannerEmulatorExtension();
   private OperatorProcess operator;
 
+  /** @param cluster whether L2 is a Redis cluster rather than one server */
+  LocalStack(boolean cluster) {
+    redis = cluster ? null : new RedisExtension();
+    redisCluster = cluster ? new RedisClusterExtension() : null;
+    valkey = cluster ? redisCluster : redis;
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) {
-    redis.beforeAll(context);
+    valkey.beforeAll(context);
     spanner.beforeAll(context);
   }
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    redis.beforeEach(context);
+    valkey.beforeEach(context);
     spanner.beforeEach(context);
   }
 
   @Override
   public void afterEach(ExtensionContext context) {
     spanner.afterEach(context);
-    redis.afterEach(context);
+    valkey.afterEach(context);
   }
 
   @Override
@@ -55,7 +67,7 @@ final class LocalStack implements Stack {
       }
     } finally {
       spanner.afterAll(context);
-      redis.afterAll(context);
+      valkey.afterAll(context);
     }
   }
 
@@ -78,12 +90,23 @@ final class LocalStack implements Stack {
 
   @Override
   public String valkeyAddress() {
-    return redis.host() + ":" + redis.port();
+    return redis != null ? redis.host() + ":" + redis.port() : redisCluster.addresses().get(0);
   }
 
   @Override
   public String valkeyUri() {
-    return redis.uri();
+    return "redis://" + valkeyAddress();
+  }
+
+  @Override
+  public boolean valkeyCluster() {
+    return redisCluster != null;
+  }
+
+  @Override
+  public List<String> valkeyAddresses() {
+    // Three seeds, as a user lists a few nodes (or a discovery endpoint) rather than all.
+    return redis != null ? List.of(valkeyAddress()) : redisCluster.addresses().subList(0, 3);
   }
 
   @Override
@@ -121,12 +144,20 @@ final class LocalStack implements Stack {
 
   @Override
   public void stopValkey() {
-    redis.stop();
+    if (redis != null) {
+      redis.stop();
+    } else {
+      redisCluster.stop();
+    }
   }
 
   @Override
   public void startValkey() {
-    redis.start();
+    if (redis != null) {
+      redis.start();
+    } else {
+      redisCluster.start();
+    }
   }
 
   @Override

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.PrometheusServer;
 import io.warmgate.testing.WarmgatePaths;
@@ -71,7 +71,7 @@ class MonitoringE2E {
                 Map.of("namespace", "streams"), false)
             .ruleFile(rules)
             .start()) {
-      RedisCommands<String, String> valkey = scenario.valkey();
+      RedisClusterCommands<String, String> valkey = scenario.valkey();
       Instant start = Instant.now();
       try (DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), APP,
               stack, Map.of("mode", "Preload", "hotSetSize", HOT_SET, "preloadRate", 200,

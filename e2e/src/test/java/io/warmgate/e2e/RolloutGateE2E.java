@@ -3,7 +3,7 @@ package io.warmgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.WarmgatePaths;
@@ -32,16 +32,14 @@ class RolloutGateE2E {
   static final Stack stack = Stack.create();
 
   private static final int DEALS = 2_000;
-  private static final int HOT_SET = 200;
+  static final int HOT_SET = 200;
   static final Path WORK = WarmgatePaths.processLogDir().resolve("e2e");
 
   private static GateScenario scenario;
-  private static RedisCommands<String, String> valkey;
 
   @BeforeAll
   static void setUp() throws Exception {
     scenario = GateScenario.prepare(cluster, stack, DEALS);
-    valkey = scenario.valkey();
   }
 
   @AfterAll
@@ -64,27 +62,36 @@ class RolloutGateE2E {
    * The share of the Preload target (the hot ids the warm job snapshotted) present in
    * {@code schemaHash}'s key space, in percent, computed here independently of the operator.
    */
-  private static double coverage(String cache, String schemaHash) {
+  private static double coverage(GateScenario scenario, String cache, String schemaHash) {
     List<String> hot = scenario.warmJobIds(cache, schemaHash);
     // The forecast keeps the hottest ids expected to be read within l2Ttl: at most hotSetSize.
     assertThat(hot).as("the warm job's ids").isNotEmpty().hasSizeLessThanOrEqualTo(HOT_SET);
     return scenario.coverage(hot, cache, schemaHash);
   }
 
+  private static double coverage(String cache, String schemaHash) {
+    return coverage(scenario, cache, schemaHash);
+  }
+
   private static void awaitRelease(DealRollout app, String canaryHash) {
     scenario.awaitRelease(app, canaryHash);
   }
 
-  private static long stat(String cache, String schemaHash, String field) {
-    String value = valkey.hget("{wg:" + cache + "}:stats:" + schemaHash, field);
-    return value == null ? 0 : Long.parseLong(value);
-  }
-
   @Test
   void schemaChangeIsHeldPreloadedAndReleasedOnceWarm() throws Exception {
-    try (DealRollout app = deploy("e2e-schema", Map.of("mode", "Preload", "hotSetSize", HOT_SET,
-            "preloadRate", 100, "minCoverage", 95, "maxWait", "5m", "onTimeout", "Hold"));
-        Traffic traffic = warmUpHotSet(app)) {
+    schemaChangeIsHeldPreloadedAndReleasedOnceWarm(scenario, "e2e-schema");
+  }
+
+  /**
+   * A release that changes the cached type, on the stack {@code scenario} runs: the canary is held
+   * at the gate while the hot set is preloaded into its new key space, released only once at
+   * least 95 % of it is there, and its key space costs Spanner about one read per key.
+   */
+  static void schemaChangeIsHeldPreloadedAndReleasedOnceWarm(GateScenario scenario, String name)
+      throws Exception {
+    try (DealRollout app = scenario.deploy(name, Map.of("mode", "Preload", "hotSetSize", HOT_SET,
+            "preloadRate", 100, "minCoverage", 95, "maxWait", "5m", "onTimeout", "Hold"), WORK);
+        Traffic traffic = scenario.warmUpHotSet(app, HOT_SET, 150)) {
       app.setEnv("DEAL_SCHEMA_VERSION", "v2");
 
       await("canary held at the gate").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
@@ -94,14 +101,16 @@ class RolloutGateE2E {
       assertThat(canaryHash).isNotEqualTo(app.gate().get("stableSchemaHash"));
 
       // Watch closely for the release; the moment it happens, the canary's key space must be warm.
-      awaitRelease(app, canaryHash);
-      double coverageAtRelease = coverage(app.cacheName, canaryHash);
+      scenario.awaitRelease(app, canaryHash);
+      double coverageAtRelease = coverage(scenario, app.cacheName, canaryHash);
       assertThat(coverageAtRelease).as("coverage of the preloaded hot ids when the pause was released")
           .isGreaterThanOrEqualTo(95.0);
 
       await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);
       assertThat(app.gate().get("phase")).isEqualTo("Promoted");
-      long originReads = stat(app.cacheName, canaryHash, "originLoads");
+      RedisClusterCommands<String, String> valkey = scenario.valkey();
+      String loads = valkey.hget("{wg:" + app.cacheName + "}:stats:" + canaryHash, "originLoads");
+      long originReads = loads == null ? 0 : Long.parseLong(loads);
       long distinctKeys = valkey.pfcount("{wg:" + app.cacheName + "}:keys:" + canaryHash);
       assertThat(originReads).as("Spanner reads of the v2 key space vs the distinct keys it holds")
           .isLessThanOrEqualTo(Math.round(1.05 * distinctKeys) + 5);

@@ -22,7 +22,12 @@ interface Stack extends BeforeAllCallback, BeforeEachCallback, AfterEachCallback
   String IN_CLUSTER_ENV = "WARMGATE_E2E_IN_CLUSTER";
 
   static Stack create() {
-    return "1".equals(System.getenv(IN_CLUSTER_ENV)) ? new InClusterStack() : new LocalStack();
+    return "1".equals(System.getenv(IN_CLUSTER_ENV)) ? new InClusterStack() : new LocalStack(false);
+  }
+
+  /** The local stack with a Redis cluster (three primaries, three replicas) as L2. */
+  static Stack withValkeyCluster() {
+    return new LocalStack(true);
   }
 
   /** Once the cluster is up: what the operator needs in the cluster, then the operator itself. */
@@ -33,6 +38,16 @@ interface Stack extends BeforeAllCallback, BeforeEachCallback, AfterEachCallback
 
   /** {@code redis://host:port} of Valkey as this test reaches it. */
   String valkeyUri();
+
+  /** Whether L2 is a Valkey cluster, whose seed nodes {@link #valkeyAddresses()} lists. */
+  default boolean valkeyCluster() {
+    return false;
+  }
+
+  /** The policy's {@code valkey.addresses}: the server, or the cluster's seed nodes. */
+  default List<String> valkeyAddresses() {
+    return List.of(valkeyAddress());
+  }
 
   /** The app container's {@code SPANNER_*} settings. */
   Map<String, String> spannerEnv();

@@ -2,7 +2,7 @@ package io.warmgate.operator.gate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ final class AgentRegistry {
    * @param namespace the policy's namespace
    * @throws io.lettuce.core.RedisException if Valkey cannot be read
    */
-  static List<Agent> live(RedisCommands<String, String> valkey, ControlKeys keys,
+  static List<Agent> live(RedisClusterCommands<String, String> valkey, ControlKeys keys,
       String namespace, Instant now) {
     Map<String, String> entries =
         WrongType.naming(keys.agents(), () -> valkey.hgetall(keys.agents()));

@@ -5,8 +5,8 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.warmgate.operator.valkey.ValkeyCommands;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,12 +61,12 @@ final class NamespaceStats {
       return {ranked, landmark, landmarkType, meta, metaType}
       """;
 
-  private final StatefulRedisConnection<String, String> valkey;
+  private final ValkeyCommands valkey;
   private final ControlKeys keys;
   private final Duration timeout;
 
   /** @param timeout how long to wait for one pipelined batch of replies */
-  NamespaceStats(StatefulRedisConnection<String, String> valkey, ControlKeys keys,
+  NamespaceStats(ValkeyCommands valkey, ControlKeys keys,
       Duration timeout) {
     this.valkey = valkey;
     this.keys = keys;
@@ -119,7 +119,7 @@ final class NamespaceStats {
    */
   Coverage coverage(String schemaHash, List<String> ids) {
     List<String> checked = sample(schemaHash, ids, COVERAGE_SAMPLE);
-    RedisAsyncCommands<String, String> async = valkey.async();
+    RedisClusterAsyncCommands<String, String> async = valkey.async();
     List<RedisFuture<Long>> exists = new ArrayList<>(checked.size());
     for (String id : checked) {
       exists.add(async.exists(keys.value(schemaHash, id)));
@@ -176,7 +176,7 @@ final class NamespaceStats {
     long last = Math.floorDiv(now.getEpochSecond(), BUCKET_SECONDS) * BUCKET_SECONDS;
     long first = Math.floorDiv(now.minus(window).getEpochSecond(), BUCKET_SECONDS)
         * BUCKET_SECONDS;
-    RedisAsyncCommands<String, String> async = valkey.async();
+    RedisClusterAsyncCommands<String, String> async = valkey.async();
     List<RedisFuture<Map<String, String>>> buckets = new ArrayList<>();
     for (long bucket = first; bucket <= last; bucket += BUCKET_SECONDS) {
       buckets.add(async.hgetall(keys.statsBucket(schemaHash, bucket)));

@@ -3,7 +3,6 @@ package io.warmgate.operator.gate;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lettuce.core.RedisException;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
@@ -15,6 +14,7 @@ import io.warmgate.operator.model.KeySpaceRole;
 import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.status.Conditions;
+import io.warmgate.operator.valkey.ValkeyCommands;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,7 +94,7 @@ public final class RolloutGate {
    * @param valkeyProblem why Valkey is not usable (when {@code valkey} is null)
    */
   public Outcome run(KubernetesClient client, CachePolicy policy,
-      GenericKubernetesResource rollout, StatefulRedisConnection<String, String> valkey,
+      GenericKubernetesResource rollout, ValkeyCommands valkey,
       String valkeyProblem) {
     Instant now = clock.instant();
     WarmupSpec spec = policy.getSpec().getWarmup();
@@ -254,7 +254,7 @@ public final class RolloutGate {
     return Durations.parse(l2Ttl != null ? l2Ttl : new CachePolicySpec().getL2Ttl());
   }
 
-  private GateInputs.Observed observe(StatefulRedisConnection<String, String> valkey,
+  private GateInputs.Observed observe(ValkeyCommands valkey,
       ControlKeys keys, List<Agent> agents, RolloutView view, GateStep step,
       GateInputs.Warmup warmup, Duration l2Ttl, Instant now) {
     Set<String> canary = schemasOf(agents, view.canaryInProgress() ? view.currentPodHash() : null);
@@ -295,7 +295,7 @@ public final class RolloutGate {
     return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job, hotSet);
   }
 
-  private List<KeySpaceStatus> keySpaces(StatefulRedisConnection<String, String> valkey,
+  private List<KeySpaceStatus> keySpaces(ValkeyCommands valkey,
       ControlKeys keys, List<Agent> agents, RolloutView view, GateInputs.Warmup warmup,
       Instant now) {
     NamespaceStats stats = new NamespaceStats(valkey, keys, READ_TIMEOUT);

@@ -1,7 +1,7 @@
 package io.warmgate.operator.gate;
 
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -71,7 +71,7 @@ final class WarmJobs {
    *
    * @throws io.lettuce.core.RedisException if Valkey cannot be read
    */
-  static WarmJob read(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash) {
+  static WarmJob read(RedisClusterCommands<String, String> valkey, ControlKeys keys, String schemaHash) {
     String key = keys.warmJob(schemaHash);
     Map<String, String> job = WrongType.naming(key, () -> valkey.hgetall(key));
     if (job.isEmpty()) {
@@ -91,7 +91,7 @@ final class WarmJobs {
    * @return whether this call created it
    * @throws io.lettuce.core.RedisException if Valkey cannot be written
    */
-  static boolean open(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash,
+  static boolean open(RedisClusterCommands<String, String> valkey, ControlKeys keys, String schemaHash,
       int target, int rate, String hotSet, String revision, Instant now) {
     Long created = valkey.eval(OPEN, ScriptOutputType.INTEGER,
         new String[] {keys.warmJob(schemaHash), keys.warmIds(schemaHash), keys.hot()},
@@ -106,7 +106,7 @@ final class WarmJobs {
    * Removes the job of namespace {@code schemaHash} and its id list (not the agent's lock: an
    * agent still working it stops at its next write), so that the next pass opens a fresh one.
    */
-  static void discard(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash) {
+  static void discard(RedisClusterCommands<String, String> valkey, ControlKeys keys, String schemaHash) {
     valkey.del(keys.warmJob(schemaHash), keys.warmIds(schemaHash));
   }
 
@@ -114,7 +114,7 @@ final class WarmJobs {
    * Asks the agents to keep the job's ids warm until {@code now} + {@link #KEEP_WARM}, if the job
    * exists: the gate calls it at every pass while it holds the canary.
    */
-  static void keepWarm(RedisCommands<String, String> valkey, ControlKeys keys, String schemaHash,
+  static void keepWarm(RedisClusterCommands<String, String> valkey, ControlKeys keys, String schemaHash,
       Instant now) {
     valkey.eval(KEEP_WARM_SCRIPT, ScriptOutputType.INTEGER, new String[] {keys.warmJob(schemaHash)},
         String.valueOf(now.plus(KEEP_WARM).toEpochMilli()));

@@ -2,6 +2,7 @@ package io.warmgate.operator.inject;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.warmgate.operator.model.CaCertificateRef;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.SecretKeyRef;
 import io.warmgate.operator.model.ValkeySpec;
@@ -12,7 +13,7 @@ import java.util.List;
  * The {@code WARMGATE_*} environment the cache agent reads ({@code WarmGateConfig} in
  * cache-agent), derived from a CachePolicy spec.
  *
- * <p>The password is a {@code secretKeyRef}, never a value; pod identity comes from the downward
+ * <p>The password and the TLS CA are {@code secretKeyRef}s, never values; pod identity comes from the downward
  * API. A spec field that is null (a policy stored under an older CRD) is left out, so the agent
  * applies its own default.
  */
@@ -20,9 +21,13 @@ public final class AgentEnv {
 
   public static final String CACHE_NAME = "WARMGATE_CACHE_NAME";
   public static final String VALKEY_ADDRESSES = "WARMGATE_VALKEY_ADDRESSES";
+  public static final String VALKEY_MODE = "WARMGATE_VALKEY_MODE";
+  public static final String VALKEY_READ_FROM = "WARMGATE_VALKEY_READ_FROM";
   public static final String VALKEY_USERNAME = "WARMGATE_VALKEY_USERNAME";
   public static final String VALKEY_PASSWORD = "WARMGATE_VALKEY_PASSWORD";
   public static final String VALKEY_TLS = "WARMGATE_VALKEY_TLS";
+  public static final String VALKEY_TLS_CA = "WARMGATE_VALKEY_TLS_CA";
+  public static final String VALKEY_TLS_VERIFY = "WARMGATE_VALKEY_TLS_VERIFY";
   public static final String L1_TTL = "WARMGATE_L1_TTL";
   public static final String L1_MAX_SIZE = "WARMGATE_L1_MAX_SIZE";
   public static final String L2_TTL = "WARMGATE_L2_TTL";
@@ -51,14 +56,23 @@ public final class AgentEnv {
     List<EnvVar> env = new ArrayList<>();
     value(env, CACHE_NAME, spec.getCacheName());
     value(env, VALKEY_ADDRESSES, String.join(",", valkey.getAddresses()));
+    value(env, VALKEY_MODE, valkey.getMode() == null ? null : valkey.getMode().agentValue());
+    value(env, VALKEY_READ_FROM,
+        valkey.getReadFrom() == null ? null : valkey.getReadFrom().agentValue());
     value(env, VALKEY_USERNAME, valkey.getUsername());
     SecretKeyRef password = valkey.getPasswordSecretKeyRef();
     if (password != null) {
-      env.add(new EnvVarBuilder().withName(VALKEY_PASSWORD).withNewValueFrom()
-          .withNewSecretKeyRef().withName(password.getName()).withKey(password.getKey())
-          .endSecretKeyRef().endValueFrom().build());
+      secret(env, VALKEY_PASSWORD, password.getName(), password.getKey());
     }
+    boolean tls = Boolean.TRUE.equals(valkey.getTls());
     value(env, VALKEY_TLS, valkey.getTls() == null ? null : valkey.getTls().toString());
+    CaCertificateRef ca = valkey.getTlsCaSecretRef();
+    if (tls && ca != null) {
+      secret(env, VALKEY_TLS_CA, ca.getName(), ca.getKey());
+    }
+    if (tls && valkey.getTlsVerify() != null) {
+      value(env, VALKEY_TLS_VERIFY, valkey.getTlsVerify().agentValue());
+    }
     value(env, L1_TTL, spec.getL1Ttl());
     value(env, L1_MAX_SIZE, spec.getL1MaxSize() == null ? null : spec.getL1MaxSize().toString());
     value(env, L2_TTL, spec.getL2Ttl());
@@ -78,6 +92,11 @@ public final class AgentEnv {
     if (value != null && !value.isEmpty()) {
       env.add(new EnvVarBuilder().withName(name).withValue(value).build());
     }
+  }
+
+  private static void secret(List<EnvVar> env, String name, String secret, String key) {
+    env.add(new EnvVarBuilder().withName(name).withNewValueFrom().withNewSecretKeyRef()
+        .withName(secret).withKey(key).endSecretKeyRef().endValueFrom().build());
   }
 
   private static void field(List<EnvVar> env, String name, String path) {

@@ -16,20 +16,63 @@ import java.util.List;
 @ValidationRule(value = "self.addresses.all(a, self.addresses.filter(b, b == a).size() == 1)",
     message = "valkey.addresses lists an address more than once; list each host:port once",
     fieldPath = ".addresses")
+@ValidationRule(value = "!has(self.mode) || self.mode == 'Cluster' || size(self.addresses) == 1",
+    message = "valkey.addresses lists several addresses but valkey.mode is Standalone: set mode: "
+        + "Cluster if they are seed nodes of a Valkey cluster, or list the one server",
+    fieldPath = ".addresses")
+@ValidationRule(value = "!has(self.readFrom) || self.readFrom == 'Primary' "
+    + "|| (has(self.mode) && self.mode == 'Cluster')",
+    message = "valkey.readFrom ReplicaPreferred needs mode: Cluster, as a standalone server has "
+        + "no replicas the agents can find; remove readFrom or set mode: Cluster",
+    fieldPath = ".readFrom")
+@ValidationRule(value = "!has(self.tlsCaSecretRef) || (has(self.tls) && self.tls)",
+    message = "valkey.tlsCaSecretRef needs tls: true, as the CA only checks TLS servers; set "
+        + "tls: true or remove tlsCaSecretRef", fieldPath = ".tlsCaSecretRef")
+@ValidationRule(value = "!has(self.tlsVerify) || self.tlsVerify == 'Full' "
+    + "|| (has(self.tls) && self.tls)",
+    message = "valkey.tlsVerify CA applies to TLS connections; set tls: true or remove tlsVerify",
+    fieldPath = ".tlsVerify")
 public class ValkeySpec {
 
   @Required
   @Size(min = 1, max = 16)
-  @JsonPropertyDescription("Addresses of the Valkey server as host:port, such as valkey:6379; "
-      + "several for a Valkey cluster's seed nodes. Every address must answer for "
-      + "L2Reachable=True. Injected comma-separated as WARMGATE_VALKEY_ADDRESSES.")
+  @JsonPropertyDescription("Addresses as host:port, such as valkey:6379: the one server in "
+      + "Standalone mode; in Cluster mode, seed nodes of the cluster (such as a Memorystore "
+      + "discovery endpoint, or a few nodes), through which the others are found. Injected "
+      + "comma-separated as WARMGATE_VALKEY_ADDRESSES.")
   private List<@Size(max = 261) @Pattern("^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?:[0-9]{1,5}$")
       String> addresses = new ArrayList<>();
+
+  @Default("Standalone")
+  @JsonPropertyDescription("Standalone (one server) or Cluster (a Valkey cluster: Memorystore for "
+      + "Valkey, ElastiCache, a self-managed cluster). Defaults to Standalone. Injected as "
+      + "WARMGATE_VALKEY_MODE.")
+  private ValkeyMode mode = ValkeyMode.Standalone;
+
+  @Default("Primary")
+  @JsonPropertyDescription("Where the agents' lookups read values: Primary, or ReplicaPreferred "
+      + "(Cluster only: a replica of the key's slot while one is up, which may answer with a "
+      + "value a moment older or miss one just written). Defaults to Primary. Injected as "
+      + "WARMGATE_VALKEY_READ_FROM.")
+  private ValkeyReadFrom readFrom = ValkeyReadFrom.Primary;
 
   @Default("false")
   @JsonPropertyDescription("Whether to connect with TLS. Defaults to false. Injected as "
       + "WARMGATE_VALKEY_TLS.")
   private Boolean tls = Boolean.FALSE;
+
+  @JsonPropertyDescription("Secret key holding the PEM certificates of the CA that signed the "
+      + "servers' certificates, trusted instead of the default trust store (a private CA, such "
+      + "as Memorystore's server CA). Requires tls. Injected as WARMGATE_VALKEY_TLS_CA through a "
+      + "secretKeyRef.")
+  private CaCertificateRef tlsCaSecretRef;
+
+  @Default("Full")
+  @JsonPropertyDescription("Full (the certificate must name the host or IP address connected "
+      + "to) or CA (any name, signed by a trusted CA: for clusters whose nodes announce IP "
+      + "addresses their certificates do not list). Defaults to Full; applies with tls. "
+      + "Injected as WARMGATE_VALKEY_TLS_VERIFY.")
+  private TlsVerify tlsVerify = TlsVerify.Full;
 
   @Size(min = 1, max = 128)
   @Pattern("^[^\\s]+$")
@@ -47,6 +90,38 @@ public class ValkeySpec {
 
   public void setAddresses(List<String> addresses) {
     this.addresses = addresses;
+  }
+
+  public ValkeyMode getMode() {
+    return mode;
+  }
+
+  public void setMode(ValkeyMode mode) {
+    this.mode = mode;
+  }
+
+  public ValkeyReadFrom getReadFrom() {
+    return readFrom;
+  }
+
+  public void setReadFrom(ValkeyReadFrom readFrom) {
+    this.readFrom = readFrom;
+  }
+
+  public CaCertificateRef getTlsCaSecretRef() {
+    return tlsCaSecretRef;
+  }
+
+  public void setTlsCaSecretRef(CaCertificateRef tlsCaSecretRef) {
+    this.tlsCaSecretRef = tlsCaSecretRef;
+  }
+
+  public TlsVerify getTlsVerify() {
+    return tlsVerify;
+  }
+
+  public void setTlsVerify(TlsVerify tlsVerify) {
+    this.tlsVerify = tlsVerify;
   }
 
   public Boolean getTls() {

@@ -18,11 +18,11 @@ import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.warmgate.operator.gate.DeletedPolicyRule;
 import io.warmgate.operator.gate.GateStep;
 import io.warmgate.operator.gate.RolloutGate;
 import io.warmgate.operator.gate.RolloutView;
+import io.warmgate.operator.model.CaCertificateRef;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
@@ -31,12 +31,15 @@ import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.SecretKeyRef;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
+import io.warmgate.operator.model.TlsVerify;
+import io.warmgate.operator.model.ValkeyMode;
 import io.warmgate.operator.model.ValkeySpec;
 import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.status.Reasons;
 import io.warmgate.operator.valkey.ProbeResult;
 import io.warmgate.operator.valkey.ValkeyClients;
+import io.warmgate.operator.valkey.ValkeyCommands;
 import io.warmgate.operator.valkey.ValkeyEndpoint;
 import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
@@ -122,9 +125,8 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   public List<EventSource<?, CachePolicy>> prepareEventSources(
       EventSourceContext<CachePolicy> context) {
     var policies = context.getPrimaryCache();
-    policies.addIndexer(SECRET_INDEX, p -> secretRef(p)
-        .map(ref -> List.of(key(p.getMetadata().getNamespace(), ref.getName())))
-        .orElse(List.of()));
+    policies.addIndexer(SECRET_INDEX, p -> secretNames(p).stream()
+        .map(name -> key(p.getMetadata().getNamespace(), name)).toList());
     policies.addIndexer(TARGET_INDEX, p -> Optional.ofNullable(p.getSpec())
         .map(CachePolicySpec::getTargetRef)
         .filter(ref -> ref.getKind() != null && ref.getName() != null)
@@ -257,11 +259,11 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     conditions.set(status, generation, Conditions.CONFLICT, Condition.FALSE, Reasons.SOLE_POLICY,
         "no older CachePolicy targets Rollout " + policy.getMetadata().getNamespace() + "/"
             + spec.getTargetRef().getName());
-    StatefulRedisConnection<String, String> connection = null;
+    ValkeyCommands connection = null;
     String problem = null;
     if (Conditions.isTrue(status, Conditions.L2_REACHABLE)) {
       try {
-        connection = valkey.connection(ResourceID.fromResource(policy).toString());
+        connection = valkey.commands(ResourceID.fromResource(policy).toString());
       } catch (RuntimeException e) {
         problem = e.getMessage();
       }
@@ -361,31 +363,22 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       return Check.failed(Reasons.INVALID_SPEC, message);
     }
 
-    Check secret = Check.passed();
-    char[] password = null;
-    Optional<SecretKeyRef> ref = secretRef(policy);
-    if (ref.isPresent()) {
-      Secret found = secrets.get(new ResourceID(ref.get().getName(), namespace)).orElse(null);
-      if (found == null) {
-        secret = Check.failed(Reasons.SECRET_NOT_FOUND, "Secret " + namespace + "/"
-            + ref.get().getName() + " named by spec.valkey.passwordSecretKeyRef does not exist; "
-            + "create it with the Valkey password under key '" + ref.get().getKey() + "'");
-      } else {
-        password = secretValue(found, ref.get().getKey());
-        if (password == null) {
-          secret = Check.failed(Reasons.SECRET_KEY_NOT_FOUND, "Secret " + namespace + "/"
-              + ref.get().getName() + " has no key '" + ref.get().getKey() + "'; add it or fix "
-              + "spec.valkey.passwordSecretKeyRef.key");
-        }
-      }
-    }
+    ValkeySpec v = spec.getValkey();
+    SecretValue password = secretValue(namespace, secretRef(policy).orElse(null),
+        "spec.valkey.passwordSecretKeyRef", "the Valkey password");
+    CaCertificateRef caRef = Boolean.TRUE.equals(v.getTls()) ? v.getTlsCaSecretRef() : null;
+    SecretValue ca = secretValue(namespace,
+        caRef == null ? null : new SecretKeyRef(caRef.getName(), caRef.getKey()),
+        "spec.valkey.tlsCaSecretRef", "the PEM certificates of the CA that signed the servers'");
+    Check secret = !password.check().ok() ? password.check() : ca.check();
 
     Check l2;
     Check protectedL2 = Check.passed();
     if (secret.ok()) {
-      ValkeySpec v = spec.getValkey();
       ProbeResult probe = valkey.probe(user, new ValkeyEndpoint(v.getAddresses(),
-          Boolean.TRUE.equals(v.getTls()), v.getUsername(), password));
+          v.getMode() == ValkeyMode.Cluster, Boolean.TRUE.equals(v.getTls()),
+          v.getTlsVerify() != TlsVerify.CA, ca.value() == null ? null : new String(ca.value()),
+          v.getUsername(), password.value()));
       set(transitions, status, generation, Conditions.L2_REACHABLE, probe.reachable(),
           probe.reason(), probe.message());
       l2 = probe.reachable() ? Check.passed() : Check.failed(probe.reason(), probe.message());
@@ -545,6 +538,42 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   private static Optional<SecretKeyRef> secretRef(CachePolicy policy) {
     return Optional.ofNullable(policy.getSpec()).map(CachePolicySpec::getValkey)
         .map(ValkeySpec::getPasswordSecretKeyRef).filter(ref -> ref.getName() != null);
+  }
+
+  /** The Secrets a policy reads: the password's and the TLS CA's. */
+  private static List<String> secretNames(CachePolicy policy) {
+    List<String> names = new ArrayList<>();
+    secretRef(policy).ifPresent(ref -> names.add(ref.getName()));
+    Optional.ofNullable(policy.getSpec()).map(CachePolicySpec::getValkey)
+        .map(ValkeySpec::getTlsCaSecretRef).map(CaCertificateRef::getName)
+        .filter(name -> !names.contains(name)).ifPresent(names::add);
+    return names;
+  }
+
+  /** A value read from a Secret key, or the check that says why it could not be. */
+  private record SecretValue(char[] value, Check check) {}
+
+  /**
+   * The value under {@code ref} in the namespace's Secrets; no value and a passed check when
+   * {@code ref} is null.
+   */
+  private SecretValue secretValue(String namespace, SecretKeyRef ref, String field, String what) {
+    if (ref == null) {
+      return new SecretValue(null, Check.passed());
+    }
+    Secret found = secrets.get(new ResourceID(ref.getName(), namespace)).orElse(null);
+    if (found == null) {
+      return new SecretValue(null, Check.failed(Reasons.SECRET_NOT_FOUND, "Secret " + namespace
+          + "/" + ref.getName() + " named by " + field + " does not exist; create it with "
+          + what + " under key '" + ref.getKey() + "'"));
+    }
+    char[] value = secretValue(found, ref.getKey());
+    if (value == null) {
+      return new SecretValue(null, Check.failed(Reasons.SECRET_KEY_NOT_FOUND, "Secret "
+          + namespace + "/" + ref.getName() + " has no key '" + ref.getKey() + "'; add it or "
+          + "fix " + field + ".key"));
+    }
+    return new SecretValue(value, Check.passed());
   }
 
   private static char[] secretValue(Secret secret, String key) {

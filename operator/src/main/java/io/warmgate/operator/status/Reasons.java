@@ -5,8 +5,13 @@ public final class Reasons {
 
   /** Ready=True: the spec is valid and the target, Secret and Valkey were all found. */
   public static final String RECONCILED = "Reconciled";
-  /** L2Reachable=True: every Valkey address answered PING. */
+  /** L2Reachable=True: the server answered PING, or every node of the cluster did. */
   public static final String CONNECTED = "Connected";
+  /**
+   * L2Reachable=True: the cluster serves every slot, but some node does not answer or is flagged
+   * failing (the message names it).
+   */
+  public static final String CLUSTER_DEGRADED = "ClusterDegraded";
 
   /** The spec passed the CRD schema but is still unusable, such as an unparsable duration. */
   public static final String INVALID_SPEC = "InvalidSpec";
@@ -22,8 +27,16 @@ public final class Reasons {
   public static final String UNKNOWN_HOST = "UnknownHost";
   /** Valkey refused the credentials, or requires some and none were given. */
   public static final String AUTH_FAILED = "AuthFailed";
-  /** The TLS handshake with Valkey failed. */
+  /** The TLS handshake with Valkey failed: an untrusted CA, a name the certificate lacks. */
   public static final String TLS_FAILED = "TlsFailed";
+  /** One side speaks TLS and the other does not (spec.valkey.tls is wrong for the server). */
+  public static final String TLS_MISMATCH = "TlsMismatch";
+  /** Something answers at the address, but not as Valkey or Redis (a web server, say). */
+  public static final String NOT_VALKEY = "NotValkey";
+  /** spec.valkey.mode says Cluster for a standalone server, or Standalone for a cluster node. */
+  public static final String MODE_MISMATCH = "ModeMismatch";
+  /** The cluster reports cluster_state:fail (slots without a primary), or no node answers. */
+  public static final String CLUSTER_DOWN = "ClusterDown";
   /** Valkey did not answer within the probe timeout. */
   public static final String TIMEOUT = "Timeout";
   /** Valkey failed in a way none of the other reasons describe; the message has the detail. */

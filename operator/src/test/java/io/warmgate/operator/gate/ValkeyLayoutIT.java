@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.warmgate.operator.valkey.ProbeResult;
+import io.warmgate.operator.valkey.ValkeyClients;
+import io.warmgate.operator.valkey.ValkeyCommands;
+import io.warmgate.operator.valkey.ValkeyEndpoint;
+import io.warmgate.testing.RedisCluster;
+import io.warmgate.testing.RedisClusterExtension;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,33 +20,56 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The operator's readers and writer of docs/valkey-layout.md against a real Redis. */
+/**
+ * The operator's readers and writer of docs/valkey-layout.md against a real Redis: one server, and
+ * a cluster of three primaries with a replica each, through the operator's own {@link ValkeyClients}.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ValkeyLayoutIT.Mode.class)
 class ValkeyLayoutIT {
+
+  enum Mode { STANDALONE, CLUSTER }
 
   @RegisterExtension
   static final RedisExtension redis = new RedisExtension();
+  @RegisterExtension
+  static final RedisClusterExtension redisCluster = new RedisClusterExtension();
 
   /** The forecast window, l2Ttl. */
   static final Duration W = Duration.ofMinutes(4);
 
+  final Mode mode;
   final ControlKeys keys = new ControlKeys("deals");
-  RedisClient client;
-  StatefulRedisConnection<String, String> connection;
-  RedisCommands<String, String> r;
+  ValkeyClients clients;
+  ValkeyCommands connection;
+  RedisClusterCommands<String, String> r;
+
+  ValkeyLayoutIT(Mode mode) {
+    this.mode = mode;
+  }
 
   @BeforeEach
   void connect() {
-    redis.flushAll();
-    client = RedisClient.create(redis.uri());
-    connection = client.connect();
+    boolean cluster = mode == Mode.CLUSTER;
+    if (cluster) {
+      redisCluster.flushAll();
+    } else {
+      redis.flushAll();
+    }
+    clients = new ValkeyClients(Duration.ofSeconds(5));
+    ProbeResult probe = clients.probe("it", new ValkeyEndpoint(cluster ? redisCluster.addresses()
+        : List.of(redis.host() + ":" + redis.port()), cluster, false, true, null, null, null));
+    assertThat(probe.reachable()).as(probe.message()).isTrue();
+    connection = clients.commands("it");
     r = connection.sync();
   }
 
   @AfterEach
   void close() {
-    connection.close();
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    clients.close();
   }
 
   /**
@@ -115,8 +144,25 @@ class ValkeyLayoutIT {
         .isEqualTo(NamespaceStats.sample("bbb", reversed, 1024));
   }
 
+  /** EXISTS calls the server has answered; on a cluster, its primaries together. */
   long existsCalls() {
-    return r.info("commandstats").lines().filter(l -> l.startsWith("cmdstat_exists:"))
+    if (mode == Mode.STANDALONE) {
+      return existsCalls(r.info("commandstats"));
+    }
+    long calls = 0;
+    for (RedisCluster.Node primary : redisCluster.primaries()) {
+      RedisClient client = RedisClient.create("redis://" + primary.address());
+      try (StatefulRedisConnection<String, String> node = client.connect()) {
+        calls += existsCalls(node.sync().info("commandstats"));
+      } finally {
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      }
+    }
+    return calls;
+  }
+
+  private static long existsCalls(String commandStats) {
+    return commandStats.lines().filter(l -> l.startsWith("cmdstat_exists:"))
         .map(l -> Long.parseLong(l.replaceAll("^cmdstat_exists:calls=(\\d+),.*$", "$1")))
         .findFirst().orElse(0L);
   }

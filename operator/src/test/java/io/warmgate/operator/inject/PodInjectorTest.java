@@ -31,6 +31,9 @@ class PodInjectorTest {
     valkey.setTls(true);
     valkey.setUsername("deals");
     valkey.setPasswordSecretKeyRef(new SecretKeyRef("valkey-auth", "secret"));
+    valkey.setMode(io.warmgate.operator.model.ValkeyMode.Cluster);
+    valkey.setTlsCaSecretRef(new io.warmgate.operator.model.CaCertificateRef("valkey-ca",
+        "ca.crt"));
     spec.setValkey(valkey);
     spec.getInjection().setContainers(containers);
     policy.setSpec(spec);
@@ -64,11 +67,17 @@ class PodInjectorTest {
     return List.of(
         value("WARMGATE_CACHE_NAME", "deals"),
         value("WARMGATE_VALKEY_ADDRESSES", "valkey-0:6379,valkey-1:6379"),
+        value("WARMGATE_VALKEY_MODE", "cluster"),
+        value("WARMGATE_VALKEY_READ_FROM", "primary"),
         value("WARMGATE_VALKEY_USERNAME", "deals"),
         new EnvVarBuilder().withName("WARMGATE_VALKEY_PASSWORD").withNewValueFrom()
             .withNewSecretKeyRef().withName("valkey-auth").withKey("secret").endSecretKeyRef()
             .endValueFrom().build(),
         value("WARMGATE_VALKEY_TLS", "true"),
+        new EnvVarBuilder().withName("WARMGATE_VALKEY_TLS_CA").withNewValueFrom()
+            .withNewSecretKeyRef().withName("valkey-ca").withKey("ca.crt").endSecretKeyRef()
+            .endValueFrom().build(),
+        value("WARMGATE_VALKEY_TLS_VERIFY", "full"),
         value("WARMGATE_L1_TTL", "60s"),
         value("WARMGATE_L1_MAX_SIZE", "100000"),
         value("WARMGATE_L2_TTL", "4m"),
