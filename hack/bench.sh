@@ -4,12 +4,14 @@
 # each beside its baseline from the same run. More than half an hour on 2 cores (the release part keeps
 # the Spanner emulator busy at its full size; --release-rate and --release-deals scale it down).
 # Settings: BENCH_QUICK=1 for a short smoke run (CI); BENCH_OUT (default benchmarks/target/bench);
-# BENCH_GATE_E2E=0 skips the gate timings on the whole stack (GateTimingE2E, run first otherwise).
+# BENCH_GATE_E2E=0 skips the gate timings on the whole stack (GateTimingE2E, run first by a full run).
 # Arguments go to the runner: --only jmh,fleet,release,operator, the fleet's --agents K --deals N
 # --skew S --requests R --seed X (e.g. hack/bench.sh --only fleet --agents 16) and the release's
 # --release-<name> value (agents, deals, skew, rate, hot-set-size, preload-rate, time-factor, ...).
 # A full run with no arguments also rewrites README's Performance table, docs/benchmark-report.md
-# and docs/release-origin-reads.svg.
+# and docs/release-origin-reads.svg. The cluster part (the L2 benchmarks on a Redis cluster, about
+# ten minutes) runs only when named: `hack/bench.sh --only cluster` rewrites README's cluster table
+# and docs/benchmark-cluster.md.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cd "$WARMGATE_ROOT"
@@ -21,7 +23,7 @@ mkdir -p "$out"
 args=(--out "$out")
 if [[ "${BENCH_QUICK:-0}" == 1 ]]; then
   args+=(--quick)
-elif [[ "${BENCH_GATE_E2E:-1}" == 1 ]]; then
+elif [[ "${BENCH_GATE_E2E:-1}" == 1 && $# -eq 0 ]]; then
   # The gate's timings on the whole stack (kwok cluster, real Argo controller, real agents).
   log "timing the gate on the whole stack (GateTimingE2E, a few minutes)"
   rm -f "$out/gate-timings.json"
@@ -37,18 +39,30 @@ timed "benchmarks" java -Dwarmgate.repo.dir="$WARMGATE_ROOT" \
   -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
   io.warmgate.bench.BenchMain "${args[@]}" "$@"
 
+# Copies a run's summary table into README.md between <!-- bench:<marker>:begin/end -->.
+copy_summary() {
+  python3 - "$WARMGATE_ROOT/README.md" "$1" "$2" <<'PY'
+import sys
+readme, summary, marker = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3]
+text = open(readme).read()
+begin, end = f"<!-- bench:{marker}:begin -->\n", f"<!-- bench:{marker}:end -->"
+i, j = text.index(begin) + len(begin), text.index(end)
+open(readme, "w").write(text[:i] + summary + text[j:])
+PY
+}
+
 # A full run of every part regenerates the README's Performance table, the report kept in docs/
 # and the release chart: no figure there is typed by hand.
 if [[ -f "$out/summary.md" && "${BENCH_QUICK:-0}" != 1 && $# -eq 0 ]]; then
   log "copying the figures into README.md and docs/"
-  python3 - "$WARMGATE_ROOT/README.md" "$out/summary.md" <<'PY'
-import sys
-readme, summary = sys.argv[1], open(sys.argv[2]).read()
-text = open(readme).read()
-begin, end = "<!-- bench:summary:begin -->\n", "<!-- bench:summary:end -->"
-i, j = text.index(begin) + len(begin), text.index(end)
-open(readme, "w").write(text[:i] + summary + text[j:])
-PY
+  copy_summary "$out/summary.md" summary
   cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-report.md"
   cp "$out/release-origin-reads.svg" "$WARMGATE_ROOT/docs/release-origin-reads.svg"
+fi
+
+# The cluster part alone regenerates README's cluster table and its report in docs/.
+if [[ -f "$out/cluster-summary.md" && "${BENCH_QUICK:-0}" != 1 && "$*" == "--only cluster" ]]; then
+  log "copying the cluster figures into README.md and docs/"
+  copy_summary "$out/cluster-summary.md" cluster
+  cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-cluster.md"
 fi

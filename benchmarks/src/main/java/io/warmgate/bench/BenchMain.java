@@ -16,7 +16,7 @@ import java.util.Set;
 /**
  * Runs warmgate's benchmarks and writes {@code <out>/report.md} (plus JSON per part), every figure
  * beside its baseline from the same run. Arguments: {@code [--quick] [--out DIR] [--only
- * jmh,fleet,release,operator] [--agents K --deals N --skew S --requests R --seed X]
+ * jmh,fleet,release,operator,cluster] [--agents K --deals N --skew S --requests R --seed X]
  * [--release-<name> value] [--gate-timings FILE]}, the last being what {@code GateTimingE2E}
  * recorded on the whole stack; {@code --quick} is a
  * smoke run whose figures are not to be quoted.
@@ -24,6 +24,11 @@ import java.util.Set;
 public final class BenchMain {
 
   private static final List<String> PARTS = List.of("jmh", "fleet", "release", "operator");
+  /**
+   * Parts run only when named with {@code --only}: the L2 benchmarks again on a Redis cluster
+   * (JMH L2 hit, fleet cold start), summarised apart in {@code cluster-summary.md}.
+   */
+  private static final List<String> EXTRA_PARTS = List.of("cluster");
 
   private BenchMain() {}
 
@@ -53,6 +58,7 @@ public final class BenchMain {
     }
     Files.createDirectories(out);
     Files.deleteIfExists(out.resolve("summary.md"));
+    Files.deleteIfExists(out.resolve("cluster-summary.md"));
     StringBuilder report = new StringBuilder("# warmgate benchmarks\n\n");
     if (quick) {
       report.append("Quick smoke run (small sizes, short iterations): the figures only show that the"
@@ -75,6 +81,14 @@ public final class BenchMain {
     if (parts.contains("operator")) {
       report.append(OperatorBench.run(out, quick, preloadIdsPerSecond, summary));
     }
+    if (parts.contains("cluster")) {
+      Summary onCluster = new Summary();
+      report.append(JmhBench.runOnCluster(out, quick, onCluster));
+      report.append(FleetBench.runOnCluster(out, quick, fleetOverrides, onCluster));
+      if (!quick) {
+        Files.writeString(out.resolve("cluster-summary.md"), onCluster.markdown());
+      }
+    }
     if (gateTimings != null) {
       report.append(GateTimings.render(gateTimings, summary));
     }
@@ -90,7 +104,7 @@ public final class BenchMain {
 
   private static IllegalArgumentException usage(String arg) {
     return new IllegalArgumentException("unknown argument '" + arg + "': use [--quick] [--out DIR] "
-        + "[--only " + String.join(",", PARTS) + "] [--gate-timings FILE] [--agents K] [--deals N] [--skew S] "
+        + "[--only " + String.join(",", PARTS) + "," + String.join(",", EXTRA_PARTS) + "] [--gate-timings FILE] [--agents K] [--deals N] [--skew S] "
         + "[--requests R] [--seed X] [--release-<name> value, name one of agents, deals, skew, rate,"
         + " hot-set-size, preload-rate, time-factor, learn-half-lives, seed]");
   }
@@ -105,9 +119,9 @@ public final class BenchMain {
   private static Set<String> only(String list) {
     Set<String> chosen = new LinkedHashSet<>(List.of(list.split(",")));
     for (String part : chosen) {
-      if (!PARTS.contains(part)) {
+      if (!PARTS.contains(part) && !EXTRA_PARTS.contains(part)) {
         throw new IllegalArgumentException("--only " + list + ": unknown part '" + part
-            + "', choose from " + String.join(",", PARTS));
+            + "', choose from " + String.join(",", PARTS) + "," + String.join(",", EXTRA_PARTS));
       }
     }
     return chosen;

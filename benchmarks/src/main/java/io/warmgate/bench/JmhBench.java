@@ -21,7 +21,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs the JMH data-path benchmarks at 1, 2 and 16 caller threads and renders ours beside the
- * baseline of the same run, plus JMH's JSON per thread count.
+ * baseline of the same run, plus JMH's JSON per thread count; on one Redis server, or (the L2
+ * benchmarks) on a Redis cluster.
  */
 final class JmhBench {
 
@@ -41,6 +42,13 @@ final class JmhBench {
           "L2 hit (L1 miss) `get` vs Lettuce `GET` round trip", 1.1, 2.0),
       new Pair(L2HitBenchmark.class.getName(), "lettuceGetAndDecode", "warmgateGet",
           "L2 hit (L1 miss) `get` vs Lettuce `GET` + envelope check + Smile decode", 1.1, 2.0));
+  /** The L2 comparisons again on a Valkey cluster: the baseline is Lettuce's cluster client. */
+  private static final List<Pair> CLUSTER_PAIRS = List.of(
+      new Pair(L2HitBenchmark.class.getName(), "lettuceGet", "warmgateGet",
+          "Cluster: L2 hit (L1 miss) `get` vs Lettuce cluster `GET` round trip", 1.1, 2.0),
+      new Pair(L2HitBenchmark.class.getName(), "lettuceGetAndDecode", "warmgateGet",
+          "Cluster: L2 hit (L1 miss) `get` vs Lettuce cluster `GET` + envelope check + Smile decode",
+          1.1, 2.0));
   /** Forks of a full run: JMH's error needs several JVMs, each with its own JIT decisions. */
   static final int FORKS = 3;
 
@@ -48,16 +56,34 @@ final class JmhBench {
 
   /** Runs the benchmarks ({@code quick}: short iterations) and returns the Markdown section. */
   static String run(Path out, boolean quick, Summary summary) throws RunnerException {
+    return run(out, quick, summary, false);
+  }
+
+  /**
+   * Runs the L2 benchmarks on a Valkey cluster (three primaries, three replicas) against Lettuce's
+   * cluster client, and returns their Markdown section.
+   */
+  static String runOnCluster(Path out, boolean quick, Summary summary) throws RunnerException {
+    return run(out, quick, summary, true);
+  }
+
+  private static String run(Path out, boolean quick, Summary summary, boolean cluster)
+      throws RunnerException {
     Map<String, Score> scores = new LinkedHashMap<>();
     for (int threads : THREADS) {
       ChainedOptionsBuilder options = new OptionsBuilder()
-          .include(L1HitBenchmark.class.getSimpleName())
           .include(L2HitBenchmark.class.getSimpleName())
           .threads(threads)
           .forks(quick ? 1 : FORKS)
           .addProfiler(GCProfiler.class)
           .resultFormat(ResultFormatType.JSON)
-          .result(out.resolve("jmh-threads-" + threads + ".json").toString());
+          .result(out.resolve("jmh-" + (cluster ? "cluster-" : "") + "threads-" + threads
+              + ".json").toString());
+      if (cluster) {
+        options.param("l2", L2HitBenchmark.CLUSTER);
+      } else {
+        options.include(L1HitBenchmark.class.getSimpleName());
+      }
       if (quick) {
         options.warmupIterations(1).warmupTime(TimeValue.seconds(1))
             .measurementIterations(2).measurementTime(TimeValue.seconds(1));
@@ -73,21 +99,24 @@ final class JmhBench {
             primary.getScoreUnit(), alloc == null ? Double.NaN : alloc.getScore()));
       }
     }
-    summarize(scores, summary);
-    return report(scores);
+    List<Pair> pairs = cluster ? CLUSTER_PAIRS : PAIRS;
+    summarize(pairs, scores, summary);
+    return report(cluster ? "## Data path on a Valkey cluster (JMH)\n\nA Redis cluster of three "
+        + "primaries with a replica each, on this machine; the baseline is Lettuce's cluster client "
+        + "reading the same keys.\n\n" : "## Data path (JMH)\n\n", pairs, scores);
   }
 
   private record Score(double value, double error, String unit, double bytesPerOp) {}
 
-  private static String report(Map<String, Score> scores) {
-    StringBuilder md = new StringBuilder("## Data path (JMH)\n\n");
+  private static String report(String heading, List<Pair> pairs, Map<String, Score> scores) {
+    StringBuilder md = new StringBuilder(heading);
     md.append("Average time per lookup (± JMH's 99.9 % error), same JVMs and run for both columns; "
         + "allocation per lookup from JMH's GC profiler.\n\n");
     md.append("| comparison | threads | baseline | ours | ratio | bar | baseline B/op | ours B/op "
         + "| alloc ratio (bar) |\n");
     md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     List<String> missed = new ArrayList<>();
-    for (Pair pair : PAIRS) {
+    for (Pair pair : pairs) {
       for (int threads : THREADS) {
         Score base = scores.get(pair.benchmarkClass() + "." + pair.baseline() + "@" + threads);
         Score ours = scores.get(pair.benchmarkClass() + "." + pair.ours() + "@" + threads);
@@ -115,8 +144,8 @@ final class JmhBench {
   }
 
   /** One row per comparison: every thread count's time, ratio and (where barred) allocation. */
-  private static void summarize(Map<String, Score> scores, Summary summary) {
-    for (Pair pair : PAIRS) {
+  private static void summarize(List<Pair> pairs, Map<String, Score> scores, Summary summary) {
+    for (Pair pair : pairs) {
       List<String> base = new ArrayList<>();
       List<String> ours = new ArrayList<>();
       List<String> ratios = new ArrayList<>();

@@ -4,15 +4,22 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.deal.Deal;
 import io.warmgate.agent.l2.Envelope;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.testing.RedisCluster;
 import io.warmgate.testing.RedisServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +39,9 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * An L2 hit (L1 miss) of {@link TieredCache#get} against the floor it stands on: a raw Lettuce
- * {@code GET} round trip of the same key on the same local Redis, without decoding. The cache's
+ * {@code GET} round trip of the same key on the same local Redis, without decoding. With
+ * {@code l2=cluster}, both read a Redis cluster of three primaries with a replica each, the
+ * baseline through Lettuce's cluster client. The cache's
  * clock steps past the L1 TTL on every read, so no lookup is served from L1; L2 entries are given
  * TTLs long enough that no refresh-ahead starts during the run.
  */
@@ -41,29 +50,44 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class L2HitBenchmark {
 
+  static final String STANDALONE = "standalone";
+  static final String CLUSTER = "cluster";
+
   @Param("1024")
   int keys;
 
-  RedisServer redis;
+  /** {@value #STANDALONE} (one redis-server) or {@value #CLUSTER}. */
+  @Param(STANDALONE)
+  String l2;
+
+  RedisServer server;
+  RedisCluster nodes;
   String[] ids;
   byte[][] rawKeys;
   TieredCache<Deal> warmgate;
-  RedisClient client;
-  StatefulRedisConnection<byte[], byte[]> connection;
-  RedisCommands<byte[], byte[]> lettuce;
+  AbstractRedisClient client;
+  StatefulConnection<byte[], byte[]> connection;
+  RedisClusterCommands<byte[], byte[]> lettuce;
   /** The cache's default payload codec: Smile with java.time support. */
   final ObjectReader dealReader = new ObjectMapper(new SmileFactory())
       .registerModule(new JavaTimeModule()).readerFor(Deal.class);
 
   @Setup(Level.Trial)
   public void setUp() {
-    redis = RedisServer.create();
-    redis.start();
+    boolean cluster = CLUSTER.equals(l2);
+    if (cluster) {
+      nodes = RedisCluster.create();
+      nodes.start();
+    } else {
+      server = RedisServer.create();
+      server.start();
+    }
     ids = SyntheticDeals.ids(keys);
     Duration longTtl = Duration.ofDays(100_000);
     warmgate = WarmGate.newBuilder(Deal.class, SyntheticDeals.origin())
         .cacheName("bench")
-        .valkeyUri(redis.uri())
+        .valkey(cluster ? ValkeyEndpoint.cluster(nodes.uris().toArray(String[]::new))
+            : ValkeyEndpoint.standalone(server.uri()))
         .clock(new SteppingClock(Duration.ofSeconds(2).toMillis()))
         .l1Ttl(Duration.ofSeconds(1))
         .l2Ttl(longTtl)
@@ -77,9 +101,20 @@ public class L2HitBenchmark {
     for (int i = 0; i < keys; i++) {
       rawKeys[i] = keySpace.valueKey(ids[i]).getBytes(StandardCharsets.UTF_8);
     }
-    client = RedisClient.create(redis.uri());
-    connection = client.connect(ByteArrayCodec.INSTANCE);
-    lettuce = connection.sync();
+    if (cluster) {
+      RedisClusterClient clusterClient = RedisClusterClient.create(
+          nodes.uris().stream().map(RedisURI::create).toList());
+      StatefulRedisClusterConnection<byte[], byte[]> c = clusterClient.connect(ByteArrayCodec.INSTANCE);
+      client = clusterClient;
+      connection = c;
+      lettuce = c.sync();
+    } else {
+      RedisClient single = RedisClient.create(server.uri());
+      StatefulRedisConnection<byte[], byte[]> c = single.connect(ByteArrayCodec.INSTANCE);
+      client = single;
+      connection = c;
+      lettuce = c.sync();
+    }
     for (byte[] key : rawKeys) {
       if (lettuce.get(key) == null) {
         throw new IllegalStateException("the cache did not write " + new String(key, StandardCharsets.UTF_8)
@@ -93,7 +128,11 @@ public class L2HitBenchmark {
     warmgate.close();
     connection.close();
     client.shutdown();
-    redis.close();
+    if (nodes != null) {
+      nodes.close();
+    } else {
+      server.close();
+    }
   }
 
   /** Each thread walks the ids with its own stride so threads do not read in lockstep. */

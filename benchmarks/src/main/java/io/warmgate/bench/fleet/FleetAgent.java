@@ -9,6 +9,7 @@ import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.deal.Deal;
 import io.warmgate.agent.deal.SpannerDealOrigin;
+import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.testing.SpannerEmulator;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -35,11 +36,11 @@ final class FleetAgent implements AutoCloseable {
   private final TieredCache<Deal> cache;
 
   /**
-   * Creates the agent {@code name}; {@code valkeyUri} null means L1 only. {@code settings} adjusts
+   * Creates the agent {@code name}; {@code valkey} null means L1 only. {@code settings} adjusts
    * the builder (TTLs, refresh-ahead) after the fleet defaults are applied.
    */
   FleetAgent(String name, String wireHost, OriginCount counter, String cacheName,
-      String valkeyUri, InstantSource clock, UnaryOperator<WarmGate<Deal>> settings) {
+      ValkeyEndpoint valkey, InstantSource clock, UnaryOperator<WarmGate<Deal>> settings) {
     spanner = SpannerOptions.newBuilder()
         .setProjectId(SpannerEmulator.PROJECT_ID)
         .setEmulatorHost(wireHost)
@@ -56,8 +57,8 @@ final class FleetAgent implements AutoCloseable {
         .l2Timeout(L2_TIMEOUT)
         .meterRegistry(meters)
         .fleetServices(false);
-    if (valkeyUri != null) {
-      builder.valkeyUri(valkeyUri);
+    if (valkey != null) {
+      builder.valkey(valkey);
     }
     cache = settings.apply(builder).build();
   }

@@ -38,10 +38,7 @@ public final class FleetBench {
    */
   public static Report run(Path out, boolean quick, Map<String, String> overrides, Summary summary)
       throws IOException, InterruptedException {
-    FleetParams params = quick ? FleetParams.quick() : FleetParams.full();
-    for (Map.Entry<String, String> o : overrides.entrySet()) {
-      params = params.with(o.getKey(), o.getValue());
-    }
+    FleetParams params = params(quick, overrides);
     List<ColdStartBench.Result> coldStart;
     List<StampedeBench.Result> stampede;
     List<PreloadBench.Row> preload;
@@ -58,16 +55,47 @@ public final class FleetBench {
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
         .writeValue(out.resolve("fleet.json").toFile(), json);
     StringBuilder md = new StringBuilder();
-    coldStart(md, params, coldStart, summary);
+    coldStart(md, params, coldStart, summary, false);
     stampede(md, params, stampede, summary);
     preload(md, preload, summary);
     return new Report(md.toString(), preload.get(0).idsPerSecond());
   }
 
+  /**
+   * The fleet cold start with a Redis cluster (three primaries, a replica each) as L2, and its
+   * Markdown section; the fleet's other benchmarks do not depend on how L2 is organised.
+   */
+  public static String runOnCluster(Path out, boolean quick, Map<String, String> overrides,
+      Summary summary) throws IOException, InterruptedException {
+    FleetParams params = params(quick, overrides);
+    List<ColdStartBench.Result> coldStart;
+    try (FleetFixture fixture = new FleetFixture(params.deals(), true)) {
+      coldStart = ColdStartBench.run(fixture, params);
+    }
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("params", params);
+    json.put("coldStart", coldStart);
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+        .writeValue(out.resolve("fleet-cluster.json").toFile(), json);
+    StringBuilder md = new StringBuilder();
+    coldStart(md, params, coldStart, summary, true);
+    return md.toString();
+  }
+
+  private static FleetParams params(boolean quick, Map<String, String> overrides) {
+    FleetParams params = quick ? FleetParams.quick() : FleetParams.full();
+    for (Map.Entry<String, String> o : overrides.entrySet()) {
+      params = params.with(o.getKey(), o.getValue());
+    }
+    return params;
+  }
+
   private static void coldStart(StringBuilder md, FleetParams p, List<ColdStartBench.Result> results,
-      Summary summary) {
-    md.append("## Fleet cold start\n\n").append(p.describe()).append(", real Redis and Spanner "
-        + "emulator. Origin ids as counted by the loaders / as seen on the wire to the emulator. "
+      Summary summary, boolean onCluster) {
+    md.append(onCluster ? "## Fleet cold start on a Valkey cluster\n\n" : "## Fleet cold start\n\n")
+        .append(p.describe()).append(onCluster ? ", a real Redis cluster of three primaries with a "
+            + "replica each and the Spanner emulator" : ", real Redis and Spanner emulator")
+        .append(". Origin ids as counted by the loaders / as seen on the wire to the emulator. "
         + "Every row divides origin ids by the distinct ids of the trace.\n\n");
     md.append("| fleet | lookups | distinct ids in trace | origin queries | origin ids (loader / wire) "
         + "| distinct ids read | reads per requested distinct id | mean origin call | L2 errors "
@@ -90,8 +118,9 @@ public final class FleetBench {
             : " ⚠ loader and wire counts differ (client retries or extra queries)."));
     ColdStartBench.Result alone = row(results, ColdStartBench.Mode.L1_ONLY);
     ColdStartBench.Result noLease = row(results, ColdStartBench.Mode.L1_L2);
-    summary.add(String.format(Locale.ROOT, "%d fresh pods replay one Zipf trace (%,d deals, s = %.1f):"
-        + " origin reads per requested distinct id; request p99", p.agents(), p.deals(), p.skew()),
+    summary.add(String.format(Locale.ROOT, "%s%d fresh pods replay one Zipf trace (%,d deals, s = %.1f):"
+        + " origin reads per requested distinct id; request p99", onCluster ? "Cluster: " : "",
+        p.agents(), p.deals(), p.skew()),
         String.format(Locale.ROOT, "%.2f (L1 only); %.3f, p99 %.0f ms (shared L2, no lease)",
             alone.readsPerDistinctKey(), noLease.readsPerDistinctKey(), noLease.p99Millis()),
         String.format(Locale.ROOT, "%.3f, p99 %.0f ms (fill lease)", lease.readsPerDistinctKey(),

@@ -2,7 +2,9 @@ package io.warmgate.bench.fleet;
 
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.deal.Deal;
+import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.testing.DealSeeder;
+import io.warmgate.testing.RedisCluster;
 import io.warmgate.testing.RedisServer;
 import io.warmgate.testing.SpannerEmulator;
 import java.time.InstantSource;
@@ -11,39 +13,72 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * The real components a fleet benchmark runs on: one Redis, one Spanner emulator seeded with
- * deals, the wire counter in front of the emulator and the loader's count. {@link #reset} gives
- * each measured run an empty L2 and zeroed counts; the deals stay.
+ * The real components a fleet benchmark runs on: one Redis (or a Redis cluster of three primaries
+ * with a replica each), one Spanner emulator seeded with deals, the wire counter in front of the
+ * emulator and the loader's count. {@link #reset} gives each measured run an empty L2 and zeroed
+ * counts; the deals stay.
  */
 final class FleetFixture implements AutoCloseable {
 
   static final String CACHE_NAME = "deals";
 
-  private final RedisServer redis = RedisServer.create();
+  private final RedisServer redis;
+  private final RedisCluster cluster;
   private final SpannerEmulator emulator = SpannerEmulator.create();
   private final SpannerWireCounter wire;
   private final OriginCount origin = new OriginCount();
   private final int deals;
 
+  /** A fixture on one Redis server. */
   FleetFixture(int deals) {
+    this(deals, false);
+  }
+
+  /** @param onCluster whether L2 is a Redis cluster rather than one server */
+  FleetFixture(int deals, boolean onCluster) {
     this.deals = deals;
+    redis = onCluster ? null : RedisServer.create();
+    cluster = onCluster ? RedisCluster.create() : null;
     try {
-      redis.start();
+      if (onCluster) {
+        cluster.start();
+      } else {
+        redis.start();
+      }
       emulator.start();
       DealSeeder.seed(emulator.databaseClient(), deals);
       wire = new SpannerWireCounter(emulator.emulatorHost());
     } catch (RuntimeException e) {
-      redis.close();
+      closeL2();
       emulator.close();
       throw e;
     }
+  }
+
+  /** The agents' L2: the server, or the cluster with every node as a seed. */
+  ValkeyEndpoint l2() {
+    return cluster != null ? ValkeyEndpoint.cluster(cluster.uris().toArray(String[]::new))
+        : ValkeyEndpoint.standalone(redis.uri());
+  }
+
+  /** Whether L2 is a cluster. */
+  boolean onCluster() {
+    return cluster != null;
   }
 
   int deals() {
     return deals;
   }
 
+  /**
+   * The Redis server.
+   *
+   * @throws IllegalStateException on a cluster fixture
+   */
   RedisServer redis() {
+    if (redis == null) {
+      throw new IllegalStateException("this fleet runs on a Redis cluster, not one server");
+    }
     return redis;
   }
 
@@ -61,7 +96,11 @@ final class FleetFixture implements AutoCloseable {
 
   /** Empties Redis and zeroes both counts. */
   void reset() {
-    redis.flushAll();
+    if (cluster != null) {
+      cluster.flushAll();
+    } else {
+      redis.flushAll();
+    }
     origin.reset();
     wire.reset();
   }
@@ -72,7 +111,7 @@ final class FleetFixture implements AutoCloseable {
     List<FleetAgent> agents = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       agents.add(new FleetAgent(prefix + "-" + i, wire.host(), origin, CACHE_NAME,
-          withL2 ? redis.uri() : null, clock, settings));
+          withL2 ? l2() : null, clock, settings));
     }
     return agents;
   }
@@ -83,6 +122,14 @@ final class FleetFixture implements AutoCloseable {
       wire.close();
     } finally {
       emulator.close();
+      closeL2();
+    }
+  }
+
+  private void closeL2() {
+    if (cluster != null) {
+      cluster.close();
+    } else {
       redis.close();
     }
   }

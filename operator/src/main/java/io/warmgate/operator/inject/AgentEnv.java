@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.warmgate.operator.model.CaCertificateRef;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.SecretKeyRef;
+import io.warmgate.operator.model.TlsVerify;
 import io.warmgate.operator.model.ValkeySpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,13 +65,15 @@ public final class AgentEnv {
     if (password != null) {
       secret(env, VALKEY_PASSWORD, password.getName(), password.getKey());
     }
-    boolean tls = Boolean.TRUE.equals(valkey.getTls());
     value(env, VALKEY_TLS, valkey.getTls() == null ? null : valkey.getTls().toString());
     CaCertificateRef ca = valkey.getTlsCaSecretRef();
-    if (tls && ca != null) {
+    if (ca != null) {
       secret(env, VALKEY_TLS_CA, ca.getName(), ca.getKey());
     }
-    if (tls && valkey.getTlsVerify() != null) {
+    // The default (Full) says nothing without TLS; CA without TLS is passed on for the agent to
+    // refuse, as the CRD does.
+    if (valkey.getTlsVerify() != null
+        && (Boolean.TRUE.equals(valkey.getTls()) || valkey.getTlsVerify() != TlsVerify.Full)) {
       value(env, VALKEY_TLS_VERIFY, valkey.getTlsVerify().agentValue());
     }
     value(env, L1_TTL, spec.getL1Ttl());

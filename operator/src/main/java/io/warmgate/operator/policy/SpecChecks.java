@@ -2,6 +2,9 @@ package io.warmgate.operator.policy;
 
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.Durations;
+import io.warmgate.operator.model.TlsVerify;
+import io.warmgate.operator.model.ValkeyMode;
+import io.warmgate.operator.model.ValkeyReadFrom;
 import io.warmgate.operator.model.ValkeySpec;
 import io.warmgate.operator.model.WarmupMode;
 import io.warmgate.operator.model.WarmupSpec;
@@ -148,6 +151,25 @@ final class SpecChecks {
         problems.add("spec.valkey.addresses entry '" + address
             + "' is not host:port with a port from 1 to 65535, such as valkey:6379");
       }
+    }
+    boolean cluster = valkey.getMode() == ValkeyMode.Cluster;
+    boolean tls = Boolean.TRUE.equals(valkey.getTls());
+    if (!cluster && valkey.getAddresses().size() > 1) {
+      problems.add("spec.valkey.addresses lists " + valkey.getAddresses().size() + " addresses "
+          + "but spec.valkey.mode is Standalone: set mode: Cluster if they are seed nodes of a "
+          + "Valkey cluster, or list the one server");
+    }
+    if (valkey.getReadFrom() == ValkeyReadFrom.ReplicaPreferred && !cluster) {
+      problems.add("spec.valkey.readFrom ReplicaPreferred needs spec.valkey.mode: Cluster, as a "
+          + "standalone server has no replicas the agents can find");
+    }
+    if (valkey.getTlsCaSecretRef() != null && !tls) {
+      problems.add("spec.valkey.tlsCaSecretRef needs spec.valkey.tls: true, as the CA only "
+          + "checks TLS servers");
+    }
+    if (valkey.getTlsVerify() == TlsVerify.CA && !tls) {
+      problems.add("spec.valkey.tlsVerify CA applies to TLS connections; set spec.valkey.tls: "
+          + "true or remove tlsVerify");
     }
     if (valkey.getUsername() != null && valkey.getPasswordSecretKeyRef() == null) {
       problems.add("spec.valkey.username requires spec.valkey.passwordSecretKeyRef");
