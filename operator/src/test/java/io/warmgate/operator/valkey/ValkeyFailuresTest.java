@@ -8,6 +8,7 @@ import io.lettuce.core.RedisConnectionException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,15 +29,38 @@ class ValkeyFailuresTest {
             "AuthFailed"),
         Arguments.of(new RedisConnectionException("Unable to connect",
             new SSLHandshakeException("PKIX path building failed")), "TlsFailed"),
+        Arguments.of(new RedisConnectionException("Unable to connect",
+            new io.netty.handler.ssl.NotSslRecordException("not an SSL/TLS record: 2d4552")),
+            "TlsMismatch"),
         Arguments.of(new RedisCommandTimeoutException("Command timed out after 1 second(s)"),
             "Timeout"),
         Arguments.of(new IllegalStateException("something else"), "ConnectionFailed"));
   }
 
+  @Test
+  void aMissingPasswordIsToldFromAWrongOne() {
+    RedisCommandExecutionException noAuth =
+        new RedisCommandExecutionException("NOAUTH Authentication required.");
+
+    assertThat(ValkeyFailures.classify("valkey:6379", noAuth, false).message())
+        .contains("requires a password").contains("spec.valkey.passwordSecretKeyRef");
+    assertThat(ValkeyFailures.classify("valkey:6379", noAuth, true).message())
+        .contains("refused the credentials");
+  }
+
+  @Test
+  void anUntrustedCertificateNamesTheCaField() {
+    ProbeResult result = ValkeyFailures.classify("valkey:6379", new RedisConnectionException(
+        "Unable to connect", new SSLHandshakeException("PKIX path building failed: unable to "
+            + "find valid certification path to requested target")), false);
+
+    assertThat(result.message()).contains("spec.valkey.tlsCaSecretRef");
+  }
+
   @ParameterizedTest(name = "{1}")
   @MethodSource("failures")
   void classifiesAndNamesTheAddress(Throwable failure, String reason) {
-    ProbeResult result = ValkeyFailures.classify("valkey:6379", failure);
+    ProbeResult result = ValkeyFailures.classify("valkey:6379", failure, true);
 
     assertThat(result.reachable()).isFalse();
     assertThat(result.reason()).isEqualTo(reason);
