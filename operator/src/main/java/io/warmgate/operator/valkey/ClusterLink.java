@@ -1,5 +1,6 @@
 package io.warmgate.operator.valkey;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -42,6 +43,9 @@ final class ClusterLink extends Link {
             .enableAllAdaptiveRefreshTriggers()
             .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
             .build()))
+        // Lettuce connects to a node on its first command: queue that command meanwhile, within
+        // the command timeout, rather than refuse it.
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.DEFAULT)
         .build());
   }
 

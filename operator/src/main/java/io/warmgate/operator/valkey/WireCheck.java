@@ -44,29 +44,47 @@ final class WireCheck {
     try {
       reply = ping(host, port, timeout, tls);
     } catch (IOException | GeneralSecurityException e) {
-      if (!tls && handshakes(host, port, timeout)) {
-        return speaksTls(address);
-      }
+      reply = new byte[0];
+    }
+    if (reply.length > 0 && isResp(reply)) {
       return seen;
     }
-    if (reply.length == 0 || isResp(reply)) {
-      if (!tls && reply.length == 0 && handshakes(host, port, timeout)) {
-        return speaksTls(address);
-      }
-      return seen;
+    if (reply.length > 0) {
+      return !tls && isTlsRecord(reply) ? speaksTls(address)
+          : ProbeResult.failed(Reasons.NOT_VALKEY, address + " answered PING with '"
+              + excerpt(reply) + "', so it is not Valkey; check that spec.valkey.addresses names "
+              + "the Valkey Service and port");
     }
-    if (!tls && isTlsRecord(reply)) {
+    // Nothing came back: the other side may speak the other protocol.
+    if (!tls && handshakes(host, port, timeout)) {
       return speaksTls(address);
     }
-    return ProbeResult.failed(Reasons.NOT_VALKEY, address + " answered PING with '"
-        + excerpt(reply) + "', so it is not Valkey; check that spec.valkey.addresses names the "
-        + "Valkey Service and port");
+    if (tls && answersPlainPing(host, port, timeout)) {
+      return speaksPlain(address);
+    }
+    return seen;
   }
 
   private static ProbeResult speaksTls(String address) {
     return ProbeResult.failed(Reasons.TLS_MISMATCH, "Valkey at " + address + " speaks TLS, but "
         + "spec.valkey.tls is false; set spec.valkey.tls: true (and spec.valkey.tlsCaSecretRef "
         + "when a private CA signed its certificate)");
+  }
+
+  private static ProbeResult speaksPlain(String address) {
+    return ProbeResult.failed(Reasons.TLS_MISMATCH, "Valkey at " + address + " answers in plain "
+        + "text, without TLS, but spec.valkey.tls is true; set spec.valkey.tls: false, or enable "
+        + "TLS on the server");
+  }
+
+  /** Whether {@code host:port} answers a plain {@code PING} in RESP. */
+  private static boolean answersPlainPing(String host, int port, Duration timeout) {
+    try {
+      byte[] reply = ping(host, port, timeout, false);
+      return reply.length > 0 && isResp(reply);
+    } catch (IOException | GeneralSecurityException e) {
+      return false;
+    }
   }
 
   /** What the server sends back to {@code PING}, up to a line or {@value #READ_LIMIT} bytes. */

@@ -9,6 +9,7 @@ import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.operator.model.WarmupMode;
 import io.warmgate.operator.model.WarmupSpec;
+import io.warmgate.operator.valkey.ValkeyCommands;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
@@ -102,7 +103,8 @@ class HotSetForecastIT {
       hot.flush(connection, agentKeys, InstantSource.fixed(now));
     }
 
-    NamespaceStats stats = new NamespaceStats(connection, keys, Duration.ofSeconds(10));
+    NamespaceStats stats = new NamespaceStats(new ValkeyCommands(connection.sync(), connection.async()), keys,
+        Duration.ofSeconds(10));
     HotSetForecast.Cut cut = stats.hotSet(HOT_SET_SIZE, L2_TTL, now);
     List<String> tracked = r.zrevrange(keys.hot(), 0, HOT_SET_SIZE - 1L);
 

@@ -7,6 +7,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.operator.valkey.ValkeyCommands;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +41,8 @@ class MalformedValkeyIT {
     client = RedisClient.create(redis.uri());
     connection = client.connect();
     r = connection.sync();
-    stats = new NamespaceStats(connection, keys, Duration.ofSeconds(5));
+    stats = new NamespaceStats(new ValkeyCommands(connection.sync(), connection.async()), keys,
+        Duration.ofSeconds(5));
   }
 
   @AfterEach
