@@ -68,8 +68,12 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   private final FillLease<V> fillLease;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
+  /** Where L2 replies are decoded and asynchronous lookups complete; see {@link TieredCache}. */
+  private final Executor completions;
+  private final ExecutorService ownedCompletions;
   private final InstantSource clock;
   private final CacheMetrics metrics;
+  private final int maxIdBytes;
   private final long l2TtlMillis;
   private final long negativeL2TtlMillis;
   private final long refreshAheadMillis;
@@ -89,8 +93,11 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
         : new L2Tier<>(s.keys, s.l2, s.codec, s.metrics, s.clock, s.maxValueBytes, s.writtenIds);
     this.executor = s.executor;
     this.ownedExecutor = s.ownedExecutor;
+    this.completions = s.completions;
+    this.ownedCompletions = s.ownedCompletions;
     this.clock = s.clock;
     this.metrics = s.metrics;
+    this.maxIdBytes = s.maxIdBytes;
     this.l2TtlMillis = s.l2Ttl.toMillis();
     this.negativeL2TtlMillis = s.negativeL2Ttl.toMillis();
     this.refreshAheadMillis = s.refreshAhead.toMillis();
@@ -116,6 +123,8 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     L2Store l2;
     Executor executor;
     ExecutorService ownedExecutor;
+    Executor completions;
+    ExecutorService ownedCompletions;
     InstantSource clock;
     CacheMetrics metrics;
     Duration l2Ttl;
@@ -126,6 +135,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     Duration maxStaleness;
     Duration staleIfError;
     long maxValueBytes;
+    int maxIdBytes = DEFAULT_MAX_ID_BYTES;
     String podName;
     Consumer<String> writtenIds = id -> { };
   }
@@ -140,7 +150,13 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       return entry.value();
     }
     metrics.l1Misses.increment();
-    return join(shared(List.of(id)).get(id));
+    // This thread waits anyway: it takes its L2 reply itself instead of a hop there and back.
+    CallerThreadExecutor here = new CallerThreadExecutor(completions);
+    try {
+      return join(here.await(shared(List.of(id), here).get(id)));
+    } finally {
+      here.stop();
+    }
   }
 
   @Override
@@ -149,11 +165,16 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     Map<String, V> found = new LinkedHashMap<>();
     List<String> misses = l1Lookup(ids, found);
     if (!misses.isEmpty()) {
-      for (Map.Entry<String, CompletableFuture<V>> e : shared(misses).entrySet()) {
-        V value = join(e.getValue());
-        if (value != null) {
-          found.put(e.getKey(), value);
+      CallerThreadExecutor here = new CallerThreadExecutor(completions);
+      try {
+        for (Map.Entry<String, CompletableFuture<V>> e : shared(misses, here).entrySet()) {
+          V value = join(here.await(e.getValue()));
+          if (value != null) {
+            found.put(e.getKey(), value);
+          }
         }
+      } finally {
+        here.stop();
       }
     }
     return Collections.unmodifiableMap(found);
@@ -170,7 +191,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     }
     metrics.l1Misses.increment();
     // The caller's own future: cancelling or timing it out leaves the shared load running.
-    return shared(List.of(id)).get(id).copy();
+    return shared(List.of(id), completions).get(id).copy();
   }
 
   @Override
@@ -181,7 +202,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     if (misses.isEmpty()) {
       return CompletableFuture.completedFuture(Collections.unmodifiableMap(found));
     }
-    Map<String, CompletableFuture<V>> pending = shared(misses);
+    Map<String, CompletableFuture<V>> pending = shared(misses, completions);
     return CompletableFuture.allOf(pending.values().toArray(CompletableFuture[]::new))
         .thenApply(ignored -> {
           for (Map.Entry<String, CompletableFuture<V>> e : pending.entrySet()) {
@@ -192,6 +213,11 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
           }
           return Collections.unmodifiableMap(found);
         });
+  }
+
+  @Override
+  public int maxIdBytes() {
+    return maxIdBytes;
   }
 
   @Override
@@ -220,6 +246,10 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     }
     if (store != null) {
       store.close();
+    }
+    if (ownedCompletions != null) {
+      // After the store: replies that arrive while it closes still have somewhere to go.
+      ownedCompletions.shutdown();
     }
   }
 
@@ -260,8 +290,10 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
    * are loaded as one batch. A load's future leaves the in-flight map just before it completes,
    * whatever the outcome ({@link #succeed}, {@link #fail}), so a failure is never cached and no
    * entry outlives its load.
+   *
+   * @param replies where the new loads take their L2 replies
    */
-  private Map<String, CompletableFuture<V>> shared(List<String> ids) {
+  private Map<String, CompletableFuture<V>> shared(List<String> ids, Executor replies) {
     // Checked on L1 misses only: an id that is refused here never reaches L1.
     ids.forEach(DefaultTieredCache::checkWellFormed);
     Map<String, CompletableFuture<V>> result = new LinkedHashMap<>();
@@ -282,12 +314,12 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       result.put(id, future);
     }
     if (started != null) {
-      load(started);
+      load(started, replies);
     }
     return result;
   }
 
-  private void load(Map<String, CompletableFuture<V>> batch) {
+  private void load(Map<String, CompletableFuture<V>> batch, Executor replies) {
     try {
       Map<String, Stale<V>> stale = new HashMap<>();
       List<String> ids = new ArrayList<>(batch.size());
@@ -319,7 +351,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       if (l2 == null) {
         loadFromOriginAsync(ids, batch, stale, NOTHING);
       } else {
-        lookupL2(ids, batch, stale);
+        lookupL2(ids, batch, stale, replies);
       }
     } catch (Throwable t) {
       failAll(batch, t);
@@ -327,8 +359,8 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   }
 
   private void lookupL2(List<String> ids, Map<String, CompletableFuture<V>> batch,
-      Map<String, Stale<V>> stale) {
-    l2.read(ids).thenAccept(entries -> {
+      Map<String, Stale<V>> stale, Executor replies) {
+    l2.read(ids, replies).thenAccept(entries -> {
       List<String> misses = new ArrayList<>();
       Map<String, Long> refresh = null;
       long now = clock.millis();
@@ -486,7 +518,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
       throw new IllegalStateException("cache '" + name + "' has no L2 to fill: configure valkeyUri");
     }
     List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
-    distinct.forEach(DefaultTieredCache::checkId);
+    distinct.forEach(this::checkId);
     distinct.forEach(DefaultTieredCache::checkWellFormed);
     if (distinct.isEmpty()) {
       return 0;
@@ -632,8 +664,8 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     }
   }
 
-  static void checkId(String id) {
-    if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
+  private void checkId(String id) {
+    if (id == null || id.isEmpty() || !KeySpace.fitsUtf8(id, maxIdBytes)) {
       throw invalidId(id);
     }
   }
@@ -648,14 +680,16 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     }
   }
 
-  private static IllegalArgumentException invalidId(String id) {
+  private IllegalArgumentException invalidId(String id) {
     if (id == null) {
       return new IllegalArgumentException("id must not be null");
     }
     if (id.isEmpty()) {
       return new IllegalArgumentException("id must not be empty");
     }
-    return new IllegalArgumentException("id '" + id.substring(0, 40) + "...' is " + id.length()
-        + " chars long; ids longer than " + MAX_ID_LENGTH + " chars are refused");
+    String head = id.length() <= 40 ? id : id.substring(0, 40) + "...";
+    return new IllegalArgumentException("id '" + head + "' is " + KeySpace.utf8Length(id)
+        + " bytes long in UTF-8 (" + id.length() + " chars); ids longer than " + maxIdBytes
+        + " bytes are refused (maxIdBytes, " + WarmGateConfig.MAX_ID_BYTES + ")");
   }
 }

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -75,27 +76,41 @@ final class L2Tier<V> {
    * A lookup's read of {@code ids}: one {@code GET} (one id) or {@code MGET} (one per slot on a
    * cluster), possibly answered by replicas. The list has one element per id, null where L2 has
    * no readable entry; when L2 fails, all are null and {@link #answered} tells it apart.
+   *
+   * @param replies where the payloads are decoded and the future completes (see
+   *     {@link L2Store#lookup})
    */
-  CompletableFuture<List<Entry<V>>> read(List<String> ids) {
-    return read(ids, null);
+  CompletableFuture<List<Entry<V>>> read(List<String> ids, Executor replies) {
+    long start = System.nanoTime();
+    CompletableFuture<List<byte[]>> values;
+    if (ids.size() == 1) {
+      values = store.lookup(keys.valueKey(ids.get(0)), replies)
+          .thenApply(Collections::singletonList);
+    } else {
+      values = store.lookupAll(valueKeys(ids), replies);
+    }
+    return decoded(ids, values, start);
   }
 
   /**
-   * {@link #read(List)} bounded by {@code timeout} (null: the lookup budget); with a timeout, the
-   * read of background work, from the primaries.
+   * {@link #read(List, Executor)} for background work: from the primaries, bounded by
+   * {@code timeout} instead of the lookup budget.
    */
   CompletableFuture<List<Entry<V>>> read(List<String> ids, Duration timeout) {
     long start = System.nanoTime();
-    CompletableFuture<List<byte[]>> values;
-    if (ids.size() == 1 && timeout == null) {
-      values = store.lookup(keys.valueKey(ids.get(0))).thenApply(Collections::singletonList);
-    } else {
-      List<String> valueKeys = new ArrayList<>(ids.size());
-      for (String id : ids) {
-        valueKeys.add(keys.valueKey(id));
-      }
-      values = timeout == null ? store.lookupAll(valueKeys) : store.getAll(valueKeys, timeout);
+    return decoded(ids, store.getAll(valueKeys(ids), timeout), start);
+  }
+
+  private List<String> valueKeys(List<String> ids) {
+    List<String> valueKeys = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      valueKeys.add(keys.valueKey(id));
     }
+    return valueKeys;
+  }
+
+  private CompletableFuture<List<Entry<V>>> decoded(List<String> ids,
+      CompletableFuture<List<byte[]>> values, long start) {
     return values.handle((bytes, error) -> {
       if (error != null) {
         // Already counted and logged by the store's listener.

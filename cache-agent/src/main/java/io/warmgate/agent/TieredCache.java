@@ -24,15 +24,40 @@ import java.util.concurrent.CompletableFuture;
  *       returned as {@code null}, or left out of {@link #getAll}'s map.
  * </ul>
  *
- * <p>An id must be non-null and non-empty (else {@link IllegalArgumentException}); any other
- * string up to {@value #MAX_ID_LENGTH} chars is valid, including unicode, spaces and {@code :}.
+ * <p>Threads. A lookup whose value is in L1 is answered on the calling thread, and the future of
+ * {@link #getAsync} or {@link #getAllAsync} is then already complete. Otherwise no caller's
+ * future is completed, and no L2 payload decoded, on the L2 client's I/O threads: an L2 reply is
+ * handed over first to the cache's completion executor ({@link WarmGate#completionExecutor}), and
+ * an origin load completes on the loader executor ({@link WarmGate#executor}). A synchronous
+ * {@link #get} or {@link #getAll} decodes its own L2 reply on the calling thread, and a future
+ * that shares its load may complete there too. So callbacks on these futures may call any method
+ * of the cache, blocking ones included; a callback that blocks for long holds a thread of the
+ * executor it runs on, and ought to run on an executor of its own ({@code thenApplyAsync}).
+ *
+ * <p>An id must be non-null, non-empty, well-formed Unicode and at most {@link #maxIdBytes} bytes
+ * long in UTF-8 (default {@value #DEFAULT_MAX_ID_BYTES}), else {@link IllegalArgumentException};
+ * any such string is valid, including spaces, {@code :} and control characters.
+ *
+ * <p>L2 bytes per unknown id. One lookup of an id the origin does not know creates at most two
+ * L2 keys in a pod: the negative entry (key {@code wg:<cache>:<hash>:<escaped id>}, value a 13 + h
+ * byte envelope) and the fill lease (the same key plus {@code :fill}, value the token
+ * {@code <pod name>/<uuid>}); a later lookup of it creates at most the refresh lock, the size of
+ * the lease. The escaped id takes at most 3 bytes per byte of UTF-8, so one lookup writes at most
+ * {@code 6 × maxIdBytes + 2c + 3h + p + 65} bytes of keys and values, for a cache name of c
+ * chars, a schema hash of h = 12 and a pod name of p: 3,362 bytes with the default
+ * {@value #DEFAULT_MAX_ID_BYTES}-byte limit, 63-char cache and pod names. The lease is deleted
+ * when the load ends and the entry expires after the negative TTL. With fleet services, the hot-key
+ * sampler may also add an id of at most 512 bytes to the cache's hot set.
  *
  * @param <V> the value type
  */
 public interface TieredCache<V> extends AutoCloseable {
 
-  /** The longest id accepted, in chars. */
-  int MAX_ID_LENGTH = 65_536;
+  /** The default of {@link WarmGate#maxIdBytes}: the longest id accepted, in UTF-8 bytes. */
+  int DEFAULT_MAX_ID_BYTES = 512;
+
+  /** The largest {@link WarmGate#maxIdBytes} that may be set. */
+  int MAX_ID_BYTES_LIMIT = 65_536;
 
   /**
    * Returns the value of {@code id}, loading it if no tier holds it.
@@ -87,6 +112,9 @@ public interface TieredCache<V> extends AutoCloseable {
    *     negative
    */
   int fillL2(Collection<String> ids, Duration minTtlLeft);
+
+  /** Returns the longest id this cache accepts, in UTF-8 bytes. */
+  int maxIdBytes();
 
   /** Returns this cache's name, the {@code <cache>} part of its L2 keys. */
   String name();

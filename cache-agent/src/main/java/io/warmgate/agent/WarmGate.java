@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -40,13 +42,16 @@ import java.util.function.UnaryOperator;
  *
  * <p>Defaults: L1 TTL 60 s and 100 000 entries, L2 TTL 4 min, negative entries with the same TTLs,
  * refresh-ahead 60 s, lock TTL 5 s, fill wait 250 ms, L2 budget 20 ms, max staleness 5 min,
- * stale-if-error 5 min, origin breaker wait 5 s, values up to 512 KiB in L2, no L2 unless
+ * stale-if-error 5 min, origin breaker wait 5 s, values up to 512 KiB in L2, ids up to 512 bytes, no L2 unless
  * {@link #valkeyUri} or {@link #valkey} is set. Setters validate their argument at once ({@link NullPointerException}, {@link IllegalArgumentException} naming the
  * setting); {@link #build()} checks the combination. A builder is not thread-safe.
  *
  * @param <V> the value type
  */
 public final class WarmGate<V> {
+
+  /** Threads the default completion pool may add while its threads block in lookups. */
+  static final int MAX_SPARE_COMPLETION_THREADS = 64;
 
   private final Class<V> type;
   private final Origin<V> origin;
@@ -63,6 +68,7 @@ public final class WarmGate<V> {
   private Duration maxStaleness = WarmGateConfig.DEFAULT_MAX_STALENESS;
   private Duration staleIfError = WarmGateConfig.DEFAULT_STALE_IF_ERROR;
   private long maxValueBytes = WarmGateConfig.DEFAULT_MAX_VALUE_BYTES;
+  private int maxIdBytes = TieredCache.DEFAULT_MAX_ID_BYTES;
   private Duration l2BreakerWait = Duration.ofSeconds(5);
   private Duration originBreakerWait = WarmGateConfig.DEFAULT_ORIGIN_BREAKER_WAIT;
   private String podName;
@@ -73,6 +79,7 @@ public final class WarmGate<V> {
   private InstantSource clock = InstantSource.system();
   private MeterRegistry meterRegistry;
   private Executor executor;
+  private Executor completionExecutor;
   private ObjectMapper objectMapper;
 
   private WarmGate(Class<V> type, Origin<V> origin) {
@@ -109,6 +116,7 @@ public final class WarmGate<V> {
         .maxStaleness(config.maxStaleness())
         .staleIfError(config.staleIfError())
         .maxValueBytes(config.maxValueBytes())
+        .maxIdBytes(config.maxIdBytes())
         .originBreakerWait(config.originBreakerWait());
     config.negativeTtl().ifPresent(b::negativeTtl);
     config.podName().ifPresent(b::podName);
@@ -240,6 +248,20 @@ public final class WarmGate<V> {
     return this;
   }
 
+  /**
+   * Refuses ids whose UTF-8 form is longer than this (default
+   * {@value TieredCache#DEFAULT_MAX_ID_BYTES}, at most {@value TieredCache#MAX_ID_BYTES_LIMIT}).
+   * It bounds what one lookup of an unknown id writes to L2: see {@link TieredCache}.
+   */
+  public WarmGate<V> maxIdBytes(int bytes) {
+    if (bytes < 1 || bytes > TieredCache.MAX_ID_BYTES_LIMIT) {
+      throw new IllegalArgumentException("maxIdBytes must be from 1 to "
+          + TieredCache.MAX_ID_BYTES_LIMIT + ": " + bytes);
+    }
+    this.maxIdBytes = bytes;
+    return this;
+  }
+
   /** Sets how long L2 is skipped after its circuit breaker opens before it is probed (default 5 s). */
   public WarmGate<V> l2BreakerWait(Duration wait) {
     this.l2BreakerWait = positive("l2BreakerWait", wait);
@@ -323,6 +345,18 @@ public final class WarmGate<V> {
   }
 
   /**
+   * Decodes L2 replies and completes the futures of {@link TieredCache#getAsync} and
+   * {@link TieredCache#getAllAsync} there, so that neither happens on the L2 client's I/O threads
+   * (default: a fork-join pool of daemon threads, one per processor, owned and closed by the
+   * cache). Callbacks on those futures may run there; give an executor with spare threads if
+   * they block, and one that does not reject tasks (a rejected L2 reply counts as an L2 failure).
+   */
+  public WarmGate<V> completionExecutor(Executor executor) {
+    this.completionExecutor = Objects.requireNonNull(executor, "executor");
+    return this;
+  }
+
+  /**
    * Encodes L2 payloads with {@code mapper} (default: Smile with java.time support). The mapper's
    * view of the value type determines the schema hash.
    */
@@ -371,6 +405,7 @@ public final class WarmGate<V> {
     s.maxStaleness = maxStaleness;
     s.staleIfError = staleIfError;
     s.maxValueBytes = maxValueBytes;
+    s.maxIdBytes = maxIdBytes;
     s.podName = podName != null ? podName : "pod-" + UUID.randomUUID();
     if (executor != null) {
       s.executor = executor;
@@ -378,6 +413,13 @@ public final class WarmGate<V> {
       ThreadPoolExecutor pool = loaderPool(cacheName);
       s.executor = pool;
       s.ownedExecutor = pool;
+    }
+    if (completionExecutor != null) {
+      s.completions = completionExecutor;
+    } else {
+      ForkJoinPool pool = completionPool(cacheName);
+      s.completions = pool;
+      s.ownedCompletions = pool;
     }
     if (valkey != null) {
       CacheMetrics metrics = s.metrics;
@@ -391,7 +433,7 @@ public final class WarmGate<V> {
         public void skipped() {
           metrics.l2Skipped.increment();
         }
-      }, L2Store.CONNECT_TIMEOUT.plusSeconds(1));
+      }, s.completions, L2Store.CONNECT_TIMEOUT.plusSeconds(1));
       metrics.breakerState(s.l2::breakerState);
     }
     if (!fleetServices) {
@@ -470,6 +512,24 @@ public final class WarmGate<V> {
         });
     pool.allowCoreThreadTimeOut(true);
     return pool;
+  }
+
+  /**
+   * Sized for decoding, which is CPU work: one thread per processor. A thread that blocks in a
+   * lookup there (a callback calling {@code get}) is a managed block, for which the pool starts a
+   * spare thread, up to {@value #MAX_SPARE_COMPLETION_THREADS} of them; beyond that it waits
+   * without one. Threads start on demand and end after a minute idle.
+   */
+  private static ForkJoinPool completionPool(String cacheName) {
+    AtomicInteger n = new AtomicInteger();
+    int parallelism = Runtime.getRuntime().availableProcessors();
+    return new ForkJoinPool(parallelism, pool -> {
+      ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+      t.setName("warmgate-" + cacheName + "-completion-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    }, null, true, 0, parallelism + MAX_SPARE_COMPLETION_THREADS, 1, pool -> true,
+        1, TimeUnit.MINUTES);
   }
 
   private static long nanos(Instant instant) {

@@ -91,6 +91,11 @@ public final class WarmGateConfig {
   public static final String ORIGIN_BREAKER_WAIT = "WARMGATE_ORIGIN_BREAKER_WAIT";
   /** Encoded values larger than this are not written to L2, default {@code 512KiB}. */
   public static final String MAX_VALUE_BYTES = "WARMGATE_MAX_VALUE_BYTES";
+  /**
+   * Longest id accepted, in UTF-8 bytes: 1 to {@value TieredCache#MAX_ID_BYTES_LIMIT}, default
+   * {@value TieredCache#DEFAULT_MAX_ID_BYTES}.
+   */
+  public static final String MAX_ID_BYTES = "WARMGATE_MAX_ID_BYTES";
   /** This pod's name (downward API), used in lock tokens and agent identity. */
   public static final String POD_NAME = "WARMGATE_POD_NAME";
   /** This pod's namespace (downward API). */
@@ -140,6 +145,7 @@ public final class WarmGateConfig {
   private final Duration maxStaleness;
   private final Duration staleIfError;
   private final long maxValueBytes;
+  private final int maxIdBytes;
   private final Duration originBreakerWait;
   private final String podName;
   private final String podNamespace;
@@ -199,6 +205,8 @@ public final class WarmGateConfig {
     staleIfError = duration(env, STALE_IF_ERROR, DEFAULT_STALE_IF_ERROR);
     maxValueBytes = optional(env, MAX_VALUE_BYTES).map(v -> EnvValues.bytes(MAX_VALUE_BYTES, v))
         .orElse(DEFAULT_MAX_VALUE_BYTES);
+    maxIdBytes = optional(env, MAX_ID_BYTES).map(WarmGateConfig::parseMaxIdBytes)
+        .orElse(TieredCache.DEFAULT_MAX_ID_BYTES);
     originBreakerWait = duration(env, ORIGIN_BREAKER_WAIT, DEFAULT_ORIGIN_BREAKER_WAIT);
     if (originBreakerWait.isZero()) {
       throw EnvValues.invalid(ORIGIN_BREAKER_WAIT, text(env, ORIGIN_BREAKER_WAIT),
@@ -341,6 +349,8 @@ public final class WarmGateConfig {
   public Duration staleIfError() { return staleIfError; }
   /** {@value #MAX_VALUE_BYTES}. */
   public long maxValueBytes() { return maxValueBytes; }
+  /** {@value #MAX_ID_BYTES}. */
+  public int maxIdBytes() { return maxIdBytes; }
   /** {@value #ORIGIN_BREAKER_WAIT}. */
   public Duration originBreakerWait() { return originBreakerWait; }
   /** {@value #POD_NAME}, or empty. */
@@ -362,6 +372,7 @@ public final class WarmGateConfig {
         + ", lockTtl=" + lockTtl + ", fillWait=" + fillWait + ", l2Timeout=" + l2Timeout
         + ", maxStaleness=" + maxStaleness
         + ", staleIfError=" + staleIfError + ", maxValueBytes=" + maxValueBytes
+        + ", maxIdBytes=" + maxIdBytes
         + ", originBreakerWait=" + originBreakerWait
         + ", podName=" + podName + ", podNamespace=" + podNamespace
         + ", podTemplateHash=" + podTemplateHash + "}";
@@ -383,6 +394,20 @@ public final class WarmGateConfig {
           + "for example " + name + "=deals (the warmgate operator injects it from the CachePolicy)");
     }
     return value;
+  }
+
+  private static int parseMaxIdBytes(String value) {
+    String expected = "a whole number of bytes from 1 to " + TieredCache.MAX_ID_BYTES_LIMIT
+        + ", such as " + TieredCache.DEFAULT_MAX_ID_BYTES;
+    try {
+      long n = Long.parseLong(value.trim());
+      if (n >= 1 && n <= TieredCache.MAX_ID_BYTES_LIMIT) {
+        return (int) n;
+      }
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw EnvValues.invalid(MAX_ID_BYTES, value, expected);
   }
 
   private static Duration duration(Map<String, String> env, String name, Duration fallback) {

@@ -8,9 +8,13 @@ import io.lettuce.core.ScanIterator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.testing.RedisExtension;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -64,7 +68,7 @@ class BadIdsIT {
         Arguments.of("Lua long bracket", "]]..[[=]]"),
         Arguments.of("percent-escaped look-alike", "deal%3A1"),
         Arguments.of("unicode", "日本語-ü-🚀"),
-        Arguments.of("10 KB of control characters", "\u0001\u001f".repeat(5 * 1024)));
+        Arguments.of("512 bytes of control characters", "\u0001\u001f".repeat(256)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -106,6 +110,50 @@ class BadIdsIT {
       assertThat(b.get(id)).as(id).isEqualTo("v-" + id);
     }
     assertThat(origin.calls()).isEqualTo(ids.size());
+  }
+
+  /**
+   * The bound stated in {@link TieredCache}: one lookup of an unknown id writes at most
+   * 6 × maxIdBytes + 2c + 3h + p + 65 bytes of keys and values. Measured as the keys and value
+   * lengths on the server while the origin is being read (the fill lease is held then) and after
+   * the lookup (the lease is gone, the negative entry stays).
+   */
+  @Test
+  void lookupOfAnUnknownIdOfTheMaximumSizeWritesAtMostTheStatedBytes() {
+    // 256 two-byte chars: 512 bytes of UTF-8, each escaped to %XX in keys.
+    String id = "\u00e9".repeat(TieredCache.DEFAULT_MAX_ID_BYTES / 2);
+    Map<String, Long> seen = new ConcurrentHashMap<>();
+    Origin<String> unknownIds = ids -> {
+      seen.putAll(sizes());
+      return Map.of();
+    };
+    String podName = "pod-a";
+    TieredCache<String> cache = WarmGate.newBuilder(String.class, unknownIds).cacheName("deals")
+        .valkeyUri(redis.uri()).podName(podName).meterRegistry(new SimpleMeterRegistry())
+        .l2Timeout(Duration.ofMillis(500)).build();
+    opened.add(cache);
+    String valueKey = new KeySpace("deals", cache.schemaHash()).valueKey(id);
+
+    assertThat(cache.get(id)).isNull();
+    await().atMost(Duration.ofSeconds(5)).until(() -> scan("*").equals(List.of(valueKey)));
+    seen.putAll(sizes());
+
+    assertThat(seen).containsOnlyKeys(valueKey, valueKey + ":fill");
+    long written = seen.entrySet().stream()
+        .mapToLong(e -> e.getKey().getBytes(StandardCharsets.UTF_8).length + e.getValue()).sum();
+    int c = "deals".length();
+    int h = cache.schemaHash().length();
+    long bound = 6L * TieredCache.DEFAULT_MAX_ID_BYTES + 2 * c + 3 * h + podName.length() + 65;
+    assertThat(written).isEqualTo(bound).isEqualTo(3_188);
+  }
+
+  /** Each key on the server and the length of its (string) value. */
+  private Map<String, Long> sizes() {
+    Map<String, Long> sizes = new HashMap<>();
+    for (String key : scan("*")) {
+      sizes.put(key, valkey.sync().strlen(key));
+    }
+    return sizes;
   }
 
   private List<String> scan(String pattern) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Ids at the edges of what the cache accepts, without L2 (BadIdsIT sends them to Redis). Null,
- * empty, 65 537 chars and odd characters are covered by TieredCacheTest.
+ * empty, ids over the UTF-8 byte limit and odd characters are covered by TieredCacheTest.
  */
 class BadIdsTest {
 
@@ -36,10 +36,25 @@ class BadIdsTest {
 
   @Test
   void idOfExactlyTheMaximumLengthIsServed() {
-    String longest = "y".repeat(TieredCache.MAX_ID_LENGTH);
+    String longest = "y".repeat(TieredCache.DEFAULT_MAX_ID_BYTES);
     origin.put(longest, "longest");
 
     assertThat(cache.get(longest)).isEqualTo("longest");
+  }
+
+  @Test
+  void idOfTheLargestSettableLimitIsServedWhenConfigured() {
+    try (TieredCache<String> roomy = WarmGate.newBuilder(String.class, origin).cacheName("test")
+        .maxIdBytes(TieredCache.MAX_ID_BYTES_LIMIT).meterRegistry(new SimpleMeterRegistry())
+        .build()) {
+      String longest = "\u00e9".repeat(TieredCache.MAX_ID_BYTES_LIMIT / 2);
+      origin.put(longest, "longest");
+
+      assertThat(roomy.get(longest)).isEqualTo("longest");
+      assertThatThrownBy(() -> roomy.get(longest + "y"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("is 65537 bytes long in UTF-8 (32769 chars)");
+    }
   }
 
   @Test
@@ -48,7 +63,8 @@ class BadIdsTest {
 
     assertThatThrownBy(() -> cache.get(huge))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("is 1048576 chars long; ids longer than 65536 chars are refused")
+        .hasMessageContaining("is 1048576 bytes long in UTF-8 (1048576 chars); ids longer than "
+            + "512 bytes are refused")
         .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(200));
     assertThatThrownBy(() -> cache.getAll(List.of("ok", huge)))
         .isInstanceOf(IllegalArgumentException.class);

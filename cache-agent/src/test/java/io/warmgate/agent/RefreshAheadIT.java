@@ -34,6 +34,7 @@ class RefreshAheadIT {
   private final CacheMetrics metrics = new CacheMetrics(registry, "deals");
   private final List<List<String>> reloads = new CopyOnWriteArrayList<>();
   private final ExecutorService executor = Executors.newSingleThreadExecutor();
+  private final ExecutorService replies = Executors.newSingleThreadExecutor();
   private L2Store store;
   private RefreshAhead<String> refresher;
 
@@ -50,7 +51,7 @@ class RefreshAheadIT {
 
           @Override
           public void skipped() {}
-        }, Duration.ofSeconds(5));
+        }, replies, Duration.ofSeconds(5));
     refresher = new RefreshAhead<>(keys, store, Duration.ofSeconds(5), "pod-b", executor, metrics,
         reloads::add);
   }
@@ -59,6 +60,7 @@ class RefreshAheadIT {
   void tearDown() {
     executor.shutdownNow();
     store.close();
+    replies.shutdownNow();
   }
 
   @Test

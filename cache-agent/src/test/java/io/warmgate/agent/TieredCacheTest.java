@@ -291,7 +291,7 @@ class TieredCacheTest {
 
   @Test
   void oddIdsWork() {
-    String huge = "x".repeat(10 * 1024);
+    String huge = "x".repeat(TieredCache.DEFAULT_MAX_ID_BYTES);
     for (String id : List.of("ünï cødé 🚀", "a:b", "with space", "*", "{tag}", huge)) {
       origin.put(id, "v-" + id.length());
       assertThat(cache.get(id)).isEqualTo("v-" + id.length());
@@ -300,11 +300,44 @@ class TieredCacheTest {
 
   @Test
   void tooLongIdIsRefusedClearly() {
-    String tooLong = "x".repeat(TieredCache.MAX_ID_LENGTH + 1);
+    // 257 chars, well below 512, but 514 bytes in UTF-8: the limit is on bytes.
+    String tooLong = "\u00e9".repeat(257);
     assertThatThrownBy(() -> cache.get(tooLong))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("65537 chars long")
-        .hasMessageContaining("longer than 65536");
+        .hasMessageContaining("is 514 bytes long in UTF-8 (257 chars)")
+        .hasMessageContaining("ids longer than 512 bytes are refused (maxIdBytes, "
+            + "WARMGATE_MAX_ID_BYTES)");
+    assertThatThrownBy(() -> cache.getAsync(tooLong)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> cache.getAll(List.of("a", tooLong)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(origin.calls()).isZero();
+  }
+
+  @Test
+  void idsUpToTheLimitInUtf8BytesAreServed() {
+    // 512 bytes each: 1-, 2-, 3- and 4-byte (surrogate pair) characters.
+    for (String id : List.of("x".repeat(512), "\u00e9".repeat(256), "\u20ac".repeat(170) + "xy",
+        "\uD83D\uDE80".repeat(128))) {
+      origin.put(id, "v");
+      assertThat(cache.get(id)).as("%d chars", id.length()).isEqualTo("v");
+      assertThatThrownBy(() -> cache.get(id + "x")).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("is 513 bytes long in UTF-8");
+    }
+  }
+
+  @Test
+  void maxIdBytesIsConfigurableWithinItsRange() {
+    cache.close();
+    cache = builder().maxIdBytes(4).build();
+    origin.put("\u00e9\u00e9", "two");
+    assertThat(cache.get("\u00e9\u00e9")).isEqualTo("two");
+    assertThat(cache.maxIdBytes()).isEqualTo(4);
+    assertThatThrownBy(() -> cache.get("abcde")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is 5 bytes long in UTF-8 (5 chars); ids longer than 4 bytes");
+    assertThatThrownBy(() -> builder().maxIdBytes(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxIdBytes must be from 1 to 65536: 0");
+    assertThatThrownBy(() -> builder().maxIdBytes(65_537))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

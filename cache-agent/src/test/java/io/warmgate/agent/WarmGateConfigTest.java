@@ -41,6 +41,7 @@ class WarmGateConfigTest {
     assertThat(c.maxStaleness()).isEqualTo(Duration.ofMinutes(5));
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(5));
     assertThat(c.maxValueBytes()).isEqualTo(512 * 1024);
+    assertThat(c.maxIdBytes()).isEqualTo(512);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.podName()).isEmpty();
   }
@@ -64,6 +65,7 @@ class WarmGateConfigTest {
         "WARMGATE_MAX_STALENESS", "2h",
         "WARMGATE_STALE_IF_ERROR", "10m",
         "WARMGATE_MAX_VALUE_BYTES", "1MiB",
+        "WARMGATE_MAX_ID_BYTES", "65536",
         "WARMGATE_ORIGIN_BREAKER_WAIT", "1m30s",
         "WARMGATE_POD_NAME", "deal-service-abc",
         "WARMGATE_POD_NAMESPACE", "ads",
@@ -83,6 +85,7 @@ class WarmGateConfigTest {
     assertThat(c.maxStaleness()).isEqualTo(Duration.ofHours(2));
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(10));
     assertThat(c.maxValueBytes()).isEqualTo(1 << 20);
+    assertThat(c.maxIdBytes()).isEqualTo(65_536);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(90));
     assertThat(c.podName()).contains("deal-service-abc");
     assertThat(c.podNamespace()).contains("ads");
@@ -117,6 +120,9 @@ class WarmGateConfigTest {
       "WARMGATE_REFRESH_AHEAD,1m30,'a duration such as 500ms, 60s, 4m or 1h30m'",
       "WARMGATE_MAX_VALUE_BYTES,lots,'a byte size such as 524288, 512KiB, 512Ki or 1MB'",
       "WARMGATE_L1_MAX_SIZE,0,'a whole number greater than 0, such as 100000'",
+      "WARMGATE_MAX_ID_BYTES,0,'a whole number of bytes from 1 to 65536, such as 512'",
+      "WARMGATE_MAX_ID_BYTES,65537,'a whole number of bytes from 1 to 65536, such as 512'",
+      "WARMGATE_MAX_ID_BYTES,1KiB,'a whole number of bytes from 1 to 65536, such as 512'",
       "WARMGATE_VALKEY_TLS,yes,'true or false'",
       "WARMGATE_VALKEY_ADDRESSES,valkey,'comma-separated host:port pairs'"})
   void badValueIsRefusedNamingVariableValueAndExpectedForm(String variable, String value,

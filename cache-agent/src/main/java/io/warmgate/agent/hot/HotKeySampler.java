@@ -78,6 +78,11 @@ public final class HotKeySampler<V> implements TieredCache<V> {
   }
 
   @Override
+  public int maxIdBytes() {
+    return delegate.maxIdBytes();
+  }
+
+  @Override
   public String name() {
     return delegate.name();
   }

@@ -2,6 +2,7 @@ package io.warmgate.agent.hot;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * and a mask test, and allocates nothing. A sampled id is written into a fixed ring of
  * {@code bufferSize} slots; when more ids are sampled between two flushes than the ring holds, the
  * oldest are overwritten, so a flush sees at most {@code bufferSize} of the most recent samples.
- * Ids longer than {@value #MAX_ID_LENGTH} chars are not recorded.
+ * Ids longer than {@value #MAX_ID_BYTES} bytes in UTF-8 are not recorded.
  *
  * <p><b>Decay (forward decay).</b> Each id's score is its sampled lookups, each weighted
  * {@code samplePeriod × 2^((t − landmark) / halfLife)} where {@code t} is the flush time and
@@ -63,8 +64,11 @@ public final class HotKeys {
   public static final int RESCALE_AFTER_HALF_LIVES = 64;
   /** Ids whose score falls below this at a rescale are dropped. */
   static final double MIN_SCORE = 0.001;
-  /** Longer ids are not recorded, which bounds the memory of the hot set. */
-  public static final int MAX_ID_LENGTH = 512;
+  /**
+   * Ids longer than this in UTF-8 are not recorded, which bounds the memory of the hot set; the
+   * cache's default longest id.
+   */
+  public static final int MAX_ID_BYTES = TieredCache.DEFAULT_MAX_ID_BYTES;
 
   /**
    * KEYS = hot, landmark, meta; ARGV = now ms, half-life ms, rescale after (half-lives), capacity,
@@ -179,7 +183,7 @@ public final class HotKeys {
   }
 
   private void recordSampled(String id) {
-    if (id != null && !id.isEmpty() && id.length() <= MAX_ID_LENGTH) {
+    if (id != null && !id.isEmpty() && KeySpace.fitsUtf8(id, MAX_ID_BYTES)) {
       ring.set((int) (next.getAndIncrement() & ringMask), id);
     }
   }

@@ -223,6 +223,39 @@ public final class KeySpace {
     return -1;
   }
 
+  /**
+   * Whether the UTF-8 form of {@code id} (well-formed Unicode) takes at most {@code maxBytes}
+   * bytes. Allocates nothing, and counts bytes only for ids longer than {@code maxBytes / 3} chars:
+   * a char takes one to three bytes (a surrogate pair four).
+   */
+  public static boolean fitsUtf8(String id, int maxBytes) {
+    int chars = id.length();
+    if (chars <= maxBytes / 3) {
+      return true;
+    }
+    return chars <= maxBytes && utf8Length(id) <= maxBytes;
+  }
+
+  /** The length of the UTF-8 form of {@code id} (well-formed Unicode), in bytes; allocates nothing. */
+  public static long utf8Length(String id) {
+    long bytes = 0;
+    for (int i = 0, n = id.length(); i < n; i++) {
+      char c = id.charAt(i);
+      if (c < 0x80) {
+        bytes += 1;
+      } else if (c < 0x800) {
+        bytes += 2;
+      } else if (Character.isHighSurrogate(c) && i + 1 < n
+          && Character.isLowSurrogate(id.charAt(i + 1))) {
+        bytes += 4;
+        i++;
+      } else {
+        bytes += 3;
+      }
+    }
+    return bytes;
+  }
+
   private static boolean isSafe(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
         || c == '-' || c == '_' || c == '.' || c == '~';

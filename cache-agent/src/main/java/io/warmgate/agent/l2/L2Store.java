@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,6 +38,12 @@ import org.slf4j.LoggerFactory;
  * breaker is open or no connection exists, with a {@link TimeoutException} when the budget ran
  * out, or with Lettuce's exception. Failures are reported to the {@link Listener} once each.
  * Thread-safe.
+ *
+ * <p>A command's future is completed on the store's {@code replies} executor (lookups may name
+ * another), never on a Lettuce I/O thread: whatever runs on a reply, decoding included, would
+ * otherwise hold up every other reply of that connection, and a blocking call there would wait
+ * for a reply that only the blocked thread can deliver. A future that fails before a command is
+ * sent (breaker open, not connected) is already failed when returned.
  */
 public final class L2Store implements AutoCloseable {
 
@@ -78,16 +86,18 @@ public final class L2Store implements AutoCloseable {
   private final long budgetNanos;
   private final CircuitBreaker breaker;
   private final Listener listener;
+  private final Executor replies;
   private final AtomicBoolean connecting = new AtomicBoolean();
   private volatile ValkeyConnection<byte[]> connection;
   private volatile long nextConnectNanos;
   private volatile boolean closed;
 
   private L2Store(ValkeyEndpoint endpoint, Duration budget, CircuitBreakerConfig breakerConfig,
-      Listener listener) {
+      Listener listener, Executor replies) {
     this.endpoint = endpoint;
     this.budgetNanos = budget.toNanos();
     this.listener = listener;
+    this.replies = replies;
     this.breaker = CircuitBreaker.of("warmgate-l2", breakerConfig);
     // Reconnect attempts back off to at most 2 s (Lettuce's default is 30 s), so L2 returns
     // soon after an outage.
@@ -100,10 +110,15 @@ public final class L2Store implements AutoCloseable {
    * Creates a store for {@code endpoint} and tries to connect for up to {@code connectWait}; if
    * that fails it keeps trying in the background (at most once a second, on demand) and fails
    * commands meanwhile.
+   *
+   * @param replies completes the commands' futures (see the class comment); the caller owns it
+   *     and shuts it down after closing the store
    */
   public static L2Store connect(ValkeyEndpoint endpoint, Duration budget,
-      CircuitBreakerConfig breakerConfig, Listener listener, Duration connectWait) {
-    L2Store store = new L2Store(Objects.requireNonNull(endpoint), budget, breakerConfig, listener);
+      CircuitBreakerConfig breakerConfig, Listener listener, Executor replies,
+      Duration connectWait) {
+    L2Store store = new L2Store(Objects.requireNonNull(endpoint), budget, breakerConfig, listener,
+        Objects.requireNonNull(replies, "replies"));
     CompletableFuture<?> first = store.startConnect();
     try {
       first.get(connectWait.toMillis(), TimeUnit.MILLISECONDS);
@@ -119,17 +134,21 @@ public final class L2Store implements AutoCloseable {
   /**
    * A lookup's {@code GET key}: completes with null when the key does not exist. May be answered
    * by a replica when the endpoint reads from replicas ({@link ValkeyEndpoint.ReadFrom}).
+   *
+   * @param replies completes the future, instead of the store's executor: a caller that blocks
+   *     for the reply can take it on its own thread
    */
-  public CompletableFuture<byte[]> lookup(String key) {
-    return guarded(() -> connection.lookups().get(key));
+  public CompletableFuture<byte[]> lookup(String key, Executor replies) {
+    return guarded(() -> connection.lookups().get(key), budgetNanos, replies);
   }
 
   /**
    * A lookup's {@code MGET keys} (one per slot on a cluster): the list holds null for each missing
-   * key, in order. May be answered by replicas, as {@link #lookup}.
+   * key, in order. May be answered by replicas, as {@link #lookup}, and completed on
+   * {@code replies}, as there.
    */
-  public CompletableFuture<List<byte[]>> lookupAll(List<String> keys) {
-    return getAll(keys, budgetNanos, true);
+  public CompletableFuture<List<byte[]>> lookupAll(List<String> keys, Executor replies) {
+    return getAll(keys, budgetNanos, true, replies);
   }
 
   /**
@@ -137,7 +156,7 @@ public final class L2Store implements AutoCloseable {
    * lease or lock holder needs. The list holds null for each missing key, in order.
    */
   public CompletableFuture<List<byte[]>> getAll(List<String> keys) {
-    return getAll(keys, budgetNanos, false);
+    return getAll(keys, budgetNanos, false, replies);
   }
 
   /**
@@ -145,14 +164,14 @@ public final class L2Store implements AutoCloseable {
    * work (filling L2), where a lookup's budget would only turn a slow reply into a reload.
    */
   public CompletableFuture<List<byte[]>> getAll(List<String> keys, Duration timeout) {
-    return getAll(keys, timeout.toNanos(), false);
+    return getAll(keys, timeout.toNanos(), false, replies);
   }
 
   private CompletableFuture<List<byte[]>> getAll(List<String> keys, long timeoutNanos,
-      boolean lookup) {
+      boolean lookup, Executor replies) {
     String[] array = keys.toArray(String[]::new);
     return guarded(() -> (lookup ? connection.lookups() : connection.async()).mget(array),
-            timeoutNanos)
+            timeoutNanos, replies)
         .thenApply(values -> {
           List<byte[]> out = new ArrayList<>(values.size());
           for (KeyValue<String, byte[]> kv : values) {
@@ -173,7 +192,8 @@ public final class L2Store implements AutoCloseable {
   }
 
   private CompletableFuture<String> set(String key, byte[] value, long ttlMillis, long timeoutNanos) {
-    return guarded(() -> connection.async().set(key, value, SetArgs.Builder.px(ttlMillis)), timeoutNanos);
+    return guarded(() -> connection.async().set(key, value, SetArgs.Builder.px(ttlMillis)),
+        timeoutNanos, replies);
   }
 
   /** {@code SET key value NX PX ttlMillis}; completes with whether the key was set. */
@@ -218,11 +238,12 @@ public final class L2Store implements AutoCloseable {
   }
 
   private <T> CompletableFuture<T> guarded(Supplier<? extends CompletionStage<T>> command) {
-    return guarded(command, budgetNanos);
+    return guarded(command, budgetNanos, replies);
   }
 
+  /** Where every reply enters: counted here, then handed to {@code replies}. */
   private <T> CompletableFuture<T> guarded(Supplier<? extends CompletionStage<T>> command,
-      long timeoutNanos) {
+      long timeoutNanos, Executor replies) {
     if (connection == null) {
       maybeReconnect();
       listener.skipped();
@@ -240,7 +261,8 @@ public final class L2Store implements AutoCloseable {
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }
-    return result.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
+    CompletableFuture<T> reply = new CompletableFuture<>();
+    result.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
       long elapsed = System.nanoTime() - start;
       if (error == null) {
         breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
@@ -248,7 +270,29 @@ public final class L2Store implements AutoCloseable {
         breaker.onError(elapsed, TimeUnit.NANOSECONDS, error);
         listener.failed(error, error instanceof TimeoutException);
       }
+      handOver(reply, value, error, replies);
     });
+    return reply;
+  }
+
+  /**
+   * Completes {@code reply} on {@code replies}. If that executor refuses (shut down, or a given
+   * one is saturated), the reply fails with the refusal: the caller treats L2 as failed, and
+   * nothing is decoded here.
+   */
+  private static <T> void handOver(CompletableFuture<T> reply, T value, Throwable error,
+      Executor replies) {
+    try {
+      replies.execute(() -> {
+        if (error == null) {
+          reply.complete(value);
+        } else {
+          reply.completeExceptionally(error);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      reply.completeExceptionally(e);
+    }
   }
 
   private CompletableFuture<ValkeyConnection<byte[]>> startConnect() {

@@ -498,7 +498,7 @@ public final class PreloadWorker implements AutoCloseable {
       List<String> ids, Pacer pacer, Duration refreshBelow) {
     List<String> valid = new ArrayList<>(ids.size());
     for (String id : ids) {
-      if (isValidId(id)) {
+      if (isValidId(id, cache.maxIdBytes())) {
         valid.add(id);
       }
     }
@@ -633,9 +633,12 @@ public final class PreloadWorker implements AutoCloseable {
     return ttls;
   }
 
-  /** Whether the cache accepts {@code id}: non-empty, not too long, well-formed Unicode. */
-  static boolean isValidId(String id) {
-    return id != null && !id.isEmpty() && id.length() <= TieredCache.MAX_ID_LENGTH
+  /**
+   * Whether the cache accepts {@code id}: non-empty, at most {@code maxIdBytes} long in UTF-8,
+   * well-formed Unicode.
+   */
+  static boolean isValidId(String id, int maxIdBytes) {
+    return id != null && !id.isEmpty() && KeySpace.fitsUtf8(id, maxIdBytes)
         && KeySpace.unpairedSurrogate(id) < 0;
   }
 

@@ -56,9 +56,10 @@ class HotKeysTest {
     HotKeys hot = hotKeys(1, 8);
     hot.record(null);
     hot.record("");
-    hot.record("x".repeat(HotKeys.MAX_ID_LENGTH + 1));
-    hot.record("x".repeat(HotKeys.MAX_ID_LENGTH));
-    assertThat(hot.drain()).containsOnlyKeys("x".repeat(HotKeys.MAX_ID_LENGTH));
+    hot.record("x".repeat(HotKeys.MAX_ID_BYTES + 1));
+    hot.record("\u00e9".repeat(HotKeys.MAX_ID_BYTES / 2 + 1));
+    hot.record("x".repeat(HotKeys.MAX_ID_BYTES));
+    assertThat(hot.drain()).containsOnlyKeys("x".repeat(HotKeys.MAX_ID_BYTES));
   }
 
   @Test

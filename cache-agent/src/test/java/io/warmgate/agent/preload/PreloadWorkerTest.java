@@ -10,13 +10,21 @@ class PreloadWorkerTest {
 
   @Test
   void idsTheCacheWouldRefuseAreCountedAsErrorsInsteadOfFailingTheirBatch() {
-    assertThat(PreloadWorker.isValidId("deal-1")).isTrue();
-    assertThat(PreloadWorker.isValidId("d\u00e9al \uD83D\uDE00:1")).as("a surrogate pair").isTrue();
-    assertThat(PreloadWorker.isValidId("x".repeat(TieredCache.MAX_ID_LENGTH))).isTrue();
-    assertThat(PreloadWorker.isValidId("")).isFalse();
-    assertThat(PreloadWorker.isValidId(null)).isFalse();
-    assertThat(PreloadWorker.isValidId("x".repeat(TieredCache.MAX_ID_LENGTH + 1))).isFalse();
-    assertThat(PreloadWorker.isValidId("deal-\uD800")).as("an unpaired high surrogate").isFalse();
-    assertThat(PreloadWorker.isValidId("\uDC00deal")).as("an unpaired low surrogate").isFalse();
+    int max = TieredCache.DEFAULT_MAX_ID_BYTES;
+    assertThat(PreloadWorker.isValidId("deal-1", max)).isTrue();
+    assertThat(PreloadWorker.isValidId("d\u00e9al \uD83D\uDE00:1", max)).as("a surrogate pair")
+        .isTrue();
+    assertThat(PreloadWorker.isValidId("x".repeat(max), max)).isTrue();
+    assertThat(PreloadWorker.isValidId("\u00e9".repeat(max / 2), max)).isTrue();
+    assertThat(PreloadWorker.isValidId("", max)).isFalse();
+    assertThat(PreloadWorker.isValidId(null, max)).isFalse();
+    assertThat(PreloadWorker.isValidId("x".repeat(max + 1), max)).isFalse();
+    assertThat(PreloadWorker.isValidId("\u00e9".repeat(max / 2 + 1), max)).as("bytes, not chars")
+        .isFalse();
+    assertThat(PreloadWorker.isValidId("abcde", 4)).as("the cache's own limit").isFalse();
+    assertThat(PreloadWorker.isValidId("deal-\uD800", max)).as("an unpaired high surrogate")
+        .isFalse();
+    assertThat(PreloadWorker.isValidId("\uDC00deal", max)).as("an unpaired low surrogate")
+        .isFalse();
   }
 }
