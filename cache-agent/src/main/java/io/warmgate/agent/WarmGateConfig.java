@@ -1,17 +1,11 @@
 package io.warmgate.agent;
 
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.SslVerifyMode;
 import io.warmgate.agent.env.EnvValues;
+import io.warmgate.agent.env.ValkeyVariables;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyEndpoint;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,37 +27,37 @@ public final class WarmGateConfig {
    * {@code host:port} of the Valkey/Redis server, or comma-separated seed nodes of a cluster (at
    * most {@value #MAX_CLUSTER_SEEDS}); unset = no L2.
    */
-  public static final String VALKEY_ADDRESSES = "WARMGATE_VALKEY_ADDRESSES";
+  public static final String VALKEY_ADDRESSES = ValkeyVariables.ADDRESSES;
   /** {@code standalone} (default: one server) or {@code cluster} (a Valkey cluster's seed nodes). */
-  public static final String VALKEY_MODE = "WARMGATE_VALKEY_MODE";
+  public static final String VALKEY_MODE = ValkeyVariables.MODE;
   /** ACL user name for Valkey, optional. */
-  public static final String VALKEY_USERNAME = "WARMGATE_VALKEY_USERNAME";
+  public static final String VALKEY_USERNAME = ValkeyVariables.USERNAME;
   /** Valkey password, optional. */
-  public static final String VALKEY_PASSWORD = "WARMGATE_VALKEY_PASSWORD";
+  public static final String VALKEY_PASSWORD = ValkeyVariables.PASSWORD;
   /** {@code true} to connect with TLS; default {@code false}. */
-  public static final String VALKEY_TLS = "WARMGATE_VALKEY_TLS";
+  public static final String VALKEY_TLS = ValkeyVariables.TLS;
   /**
    * Path of a PEM file with the CA certificates that signed the servers' certificates, trusted
    * instead of the JDK's trust store; needs {@value #VALKEY_TLS}=true. Read again for each new
    * connection, so a rotated CA in a mounted Secret is picked up.
    */
-  public static final String VALKEY_TLS_CA_FILE = "WARMGATE_VALKEY_TLS_CA_FILE";
+  public static final String VALKEY_TLS_CA_FILE = ValkeyVariables.TLS_CA_FILE;
   /**
    * The same CA certificates as PEM text (such as a Secret key injected with
    * {@code secretKeyRef}); an alternative to {@value #VALKEY_TLS_CA_FILE}, not both.
    */
-  public static final String VALKEY_TLS_CA = "WARMGATE_VALKEY_TLS_CA";
+  public static final String VALKEY_TLS_CA = ValkeyVariables.TLS_CA;
   /**
    * {@code full} (default): a server's certificate must be signed by a trusted CA and name the
    * host or IP address connected to; {@code ca}: signed by a trusted CA, any name (for clusters
    * whose nodes announce IP addresses their certificates do not list).
    */
-  public static final String VALKEY_TLS_VERIFY = "WARMGATE_VALKEY_TLS_VERIFY";
+  public static final String VALKEY_TLS_VERIFY = ValkeyVariables.TLS_VERIFY;
   /**
    * Where lookups read values: {@code primary} (default) or {@code replica-preferred} (cluster
    * only: a replica of the key's slot while one is up; see {@code docs/valkey-layout.md}).
    */
-  public static final String VALKEY_READ_FROM = "WARMGATE_VALKEY_READ_FROM";
+  public static final String VALKEY_READ_FROM = ValkeyVariables.READ_FROM;
   /** L1 time to live, default {@code 60s}. */
   public static final String L1_TTL = "WARMGATE_L1_TTL";
   /** L1 maximum number of entries, default {@code 100000}. */
@@ -104,7 +98,7 @@ public final class WarmGateConfig {
   public static final String POD_TEMPLATE_HASH = "WARMGATE_POD_TEMPLATE_HASH";
 
   /** Most seed nodes {@value #VALKEY_ADDRESSES} takes in cluster mode, as the CRD. */
-  public static final int MAX_CLUSTER_SEEDS = 16;
+  public static final int MAX_CLUSTER_SEEDS = ValkeyVariables.MAX_CLUSTER_SEEDS;
 
   static final Duration DEFAULT_L1_TTL = Duration.ofSeconds(60);
   static final long DEFAULT_L1_MAX_SIZE = 100_000;
@@ -126,14 +120,7 @@ public final class WarmGateConfig {
   static final Duration DEFAULT_ORIGIN_BREAKER_WAIT = Duration.ofSeconds(5);
 
   private final String cacheName;
-  private final ValkeyEndpoint.Mode valkeyMode;
-  private final List<String> valkeyAddresses;
-  private final String valkeyUsername;
-  private final String valkeyPassword;
-  private final boolean valkeyTls;
-  private final boolean valkeyTlsVerifyHost;
-  private final ValkeyEndpoint.ReadFrom valkeyReadFrom;
-  private final ValkeyEndpoint valkeyEndpoint;
+  private final ValkeyVariables valkey;
   private final Duration l1Ttl;
   private final long l1MaxSize;
   private final Duration l2Ttl;
@@ -158,40 +145,7 @@ public final class WarmGateConfig {
     } catch (IllegalArgumentException e) {
       throw EnvValues.invalid(CACHE_NAME, cacheName, KeySpace.CACHE_NAME_RULE);
     }
-    String mode = text(env, VALKEY_MODE);
-    valkeyMode = mode == null ? ValkeyEndpoint.Mode.STANDALONE
-        : switch (mode.toLowerCase(Locale.ROOT)) {
-          case "standalone" -> ValkeyEndpoint.Mode.STANDALONE;
-          case "cluster" -> ValkeyEndpoint.Mode.CLUSTER;
-          default -> throw EnvValues.invalid(VALKEY_MODE, mode,
-              "standalone (one server) or cluster (a Valkey cluster's seed nodes)");
-        };
-    String addresses = text(env, VALKEY_ADDRESSES);
-    valkeyAddresses = addresses == null ? List.of()
-        : Arrays.stream(addresses.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    for (String address : valkeyAddresses) {
-      if (!address.matches("[^:\\s]+:\\d{1,5}") && !address.matches("\\[[0-9a-fA-F:.]+]:\\d{1,5}")) {
-        throw EnvValues.invalid(VALKEY_ADDRESSES, addresses, "comma-separated host:port pairs");
-      }
-    }
-    checkAddressCount(addresses);
-    valkeyUsername = text(env, VALKEY_USERNAME);
-    valkeyPassword = text(env, VALKEY_PASSWORD);
-    valkeyTls = optional(env, VALKEY_TLS).map(v -> EnvValues.bool(VALKEY_TLS, v)).orElse(false);
-    String verify = text(env, VALKEY_TLS_VERIFY);
-    valkeyTlsVerifyHost = verify == null || switch (verify.toLowerCase(Locale.ROOT)) {
-      case "full" -> true;
-      case "ca" -> false;
-      default -> throw EnvValues.invalid(VALKEY_TLS_VERIFY, verify, "full (the certificate must "
-          + "name the host connected to) or ca (any name, signed by a trusted CA)");
-    };
-    String readFrom = text(env, VALKEY_READ_FROM);
-    valkeyReadFrom = readFrom == null ? ValkeyEndpoint.ReadFrom.PRIMARY
-        : Arrays.stream(ValkeyEndpoint.ReadFrom.values())
-            .filter(r -> r.configName().equalsIgnoreCase(readFrom)).findFirst()
-            .orElseThrow(() -> EnvValues.invalid(VALKEY_READ_FROM, readFrom,
-                "primary or replica-preferred"));
-    valkeyEndpoint = valkeyAddresses.isEmpty() ? null : endpoint(env);
+    valkey = ValkeyVariables.from(env);
     l1Ttl = duration(env, L1_TTL, DEFAULT_L1_TTL);
     l1MaxSize = optional(env, L1_MAX_SIZE).map(v -> EnvValues.positiveLong(L1_MAX_SIZE, v))
         .orElse(DEFAULT_L1_MAX_SIZE);
@@ -232,101 +186,25 @@ public final class WarmGateConfig {
     return from(System.getenv());
   }
 
-  /**
-   * Builds the endpoint from the Valkey variables, each combination error naming the variables
-   * and the fix.
-   */
-  private ValkeyEndpoint endpoint(Map<String, String> env) {
-    String caFile = text(env, VALKEY_TLS_CA_FILE);
-    String caPem = text(env, VALKEY_TLS_CA);
-    if (caFile != null && caPem != null) {
-      throw new IllegalArgumentException(VALKEY_TLS_CA_FILE + " and " + VALKEY_TLS_CA
-          + " are both set: set only one (the CA as a file path, or as PEM text)");
-    }
-    String caVariable = caFile != null ? VALKEY_TLS_CA_FILE : VALKEY_TLS_CA;
-    if ((caFile != null || caPem != null) && !valkeyTls) {
-      throw new IllegalArgumentException(caVariable + " is set but " + VALKEY_TLS + " is not "
-          + "true: set " + VALKEY_TLS + "=true to connect with TLS, or unset " + caVariable);
-    }
-    if (!valkeyTlsVerifyHost && !valkeyTls) {
-      throw new IllegalArgumentException(VALKEY_TLS_VERIFY + "=ca applies to TLS connections, but "
-          + VALKEY_TLS + " is not true: set " + VALKEY_TLS + "=true, or unset " + VALKEY_TLS_VERIFY);
-    }
-    if (valkeyReadFrom != ValkeyEndpoint.ReadFrom.PRIMARY
-        && valkeyMode != ValkeyEndpoint.Mode.CLUSTER) {
-      throw new IllegalArgumentException(VALKEY_READ_FROM + "=" + valkeyReadFrom.configName()
-          + " needs " + VALKEY_MODE + "=cluster: a standalone server has no replicas the agent "
-          + "can find; unset " + VALKEY_READ_FROM + " or point the agent at a cluster");
-    }
-    List<RedisURI> uris = new ArrayList<>(valkeyAddresses.size());
-    for (String address : valkeyAddresses) {
-      int colon = address.lastIndexOf(':');
-      RedisURI.Builder uri = RedisURI.builder()
-          .withHost(address.substring(0, colon).replace("[", "").replace("]", ""))
-          .withPort(Integer.parseInt(address.substring(colon + 1)))
-          .withSsl(valkeyTls);
-      if (valkeyTls) {
-        uri.withVerifyPeer(valkeyTlsVerifyHost ? SslVerifyMode.FULL : SslVerifyMode.CA);
-      }
-      if (valkeyPassword != null) {
-        if (valkeyUsername != null) {
-          uri.withAuthentication(valkeyUsername, valkeyPassword);
-        } else {
-          uri.withPassword(valkeyPassword.toCharArray());
-        }
-      }
-      uris.add(uri.build());
-    }
-    ValkeyEndpoint endpoint = valkeyMode == ValkeyEndpoint.Mode.CLUSTER
-        ? ValkeyEndpoint.cluster(uris) : ValkeyEndpoint.standalone(uris.get(0));
-    endpoint = endpoint.withReadFrom(valkeyReadFrom);
-    try {
-      if (caFile != null) {
-        endpoint = endpoint.withTrustedCertificates(Path.of(caFile));
-      } else if (caPem != null) {
-        endpoint = endpoint.withTrustedCertificates(caPem);
-      }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(caVariable + " is invalid: " + e.getMessage(), e);
-    }
-    return endpoint;
-  }
-
-  /** One address in standalone mode; 1 to 16 distinct seeds in cluster mode. */
-  private void checkAddressCount(String addresses) {
-    if (valkeyMode == ValkeyEndpoint.Mode.STANDALONE && valkeyAddresses.size() > 1) {
-      throw new IllegalArgumentException(VALKEY_ADDRESSES + "='" + addresses + "' is invalid: "
-          + "expected exactly one host:port in standalone mode; if these are a Valkey cluster's "
-          + "seed nodes, set " + VALKEY_MODE + "=cluster");
-    }
-    if (valkeyAddresses.size() > MAX_CLUSTER_SEEDS) {
-      throw EnvValues.invalid(VALKEY_ADDRESSES, addresses, "at most " + MAX_CLUSTER_SEEDS
-          + " seed nodes (a few of the cluster's nodes are enough to find the others)");
-    }
-    if (new HashSet<>(valkeyAddresses).size() < valkeyAddresses.size()) {
-      throw EnvValues.invalid(VALKEY_ADDRESSES, addresses, "each host:port listed once");
-    }
-  }
-
   /** {@value #CACHE_NAME}. */
   public String cacheName() { return cacheName; }
   /** {@value #VALKEY_MODE}. */
-  public ValkeyEndpoint.Mode valkeyMode() { return valkeyMode; }
+  public ValkeyEndpoint.Mode valkeyMode() { return valkey.mode(); }
   /** {@value #VALKEY_ADDRESSES} as a list; empty when L2 is not configured. */
-  public List<String> valkeyAddresses() { return valkeyAddresses; }
+  public List<String> valkeyAddresses() { return valkey.addresses(); }
   /**
    * Where and how to reach Valkey, from every {@code WARMGATE_VALKEY_*} variable; empty when
    * {@value #VALKEY_ADDRESSES} is not set.
    */
-  public Optional<ValkeyEndpoint> valkeyEndpoint() { return Optional.ofNullable(valkeyEndpoint); }
+  public Optional<ValkeyEndpoint> valkeyEndpoint() { return valkey.endpoint(); }
   /** {@value #VALKEY_READ_FROM}. */
-  public ValkeyEndpoint.ReadFrom valkeyReadFrom() { return valkeyReadFrom; }
+  public ValkeyEndpoint.ReadFrom valkeyReadFrom() { return valkey.readFrom(); }
   /** {@value #VALKEY_USERNAME}, or empty. */
-  public Optional<String> valkeyUsername() { return Optional.ofNullable(valkeyUsername); }
+  public Optional<String> valkeyUsername() { return valkey.username(); }
   /** {@value #VALKEY_PASSWORD}, or empty. */
-  public Optional<String> valkeyPassword() { return Optional.ofNullable(valkeyPassword); }
+  public Optional<String> valkeyPassword() { return valkey.password(); }
   /** {@value #VALKEY_TLS}. */
-  public boolean valkeyTls() { return valkeyTls; }
+  public boolean valkeyTls() { return valkey.tls(); }
   /** {@value #L1_TTL}. */
   public Duration l1Ttl() { return l1Ttl; }
   /** {@value #L1_MAX_SIZE}. */
@@ -362,12 +240,8 @@ public final class WarmGateConfig {
 
   @Override
   public String toString() {
-    return "WarmGateConfig{cacheName=" + cacheName + ", valkeyMode=" + valkeyMode
-        + ", valkeyAddresses=" + valkeyAddresses
-        + ", valkeyUsername=" + valkeyUsername
-        + ", valkeyPassword=" + (valkeyPassword == null ? "<unset>" : "<redacted>")
-        + ", valkeyTls=" + valkeyTls + ", valkeyTlsVerifyHost=" + valkeyTlsVerifyHost
-        + ", valkeyReadFrom=" + valkeyReadFrom.configName() + ", l1Ttl=" + l1Ttl + ", l1MaxSize=" + l1MaxSize
+    return "WarmGateConfig{cacheName=" + cacheName + ", " + valkey
+        + ", l1Ttl=" + l1Ttl + ", l1MaxSize=" + l1MaxSize
         + ", l2Ttl=" + l2Ttl + ", negativeTtl=" + negativeTtl + ", refreshAhead=" + refreshAhead
         + ", lockTtl=" + lockTtl + ", fillWait=" + fillWait + ", l2Timeout=" + l2Timeout
         + ", maxStaleness=" + maxStaleness

@@ -1,9 +1,5 @@
 package io.warmgate.gateway;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -13,6 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.gateway.config.GatewayConfig;
 import io.warmgate.gateway.http.GatewayRoutes;
 import io.warmgate.gateway.http.PerUserHook;
@@ -23,6 +20,7 @@ import io.warmgate.gateway.upstream.UpstreamClient;
 import io.warmgate.gateway.validate.ResponseValidator;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -42,11 +40,12 @@ import java.util.function.Supplier;
 public final class StreamGateway implements AutoCloseable {
 
   private static final AtomicInteger INSTANCES = new AtomicInteger();
+  /** Bound of each Valkey command; a blocking read asks for at most a second. */
+  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
   private final Vertx vertx;
   private final ClientResources resources;
-  private final RedisClient redis;
-  private final StatefulRedisConnection<String, String> connection;
+  private final ValkeyConnection<String> valkey;
   private final ScheduledExecutorService scheduler;
   private final UpstreamClient upstream;
   private final Coalescer coalescer;
@@ -59,22 +58,19 @@ public final class StreamGateway implements AutoCloseable {
     // Small pools: the work is I/O-bound, and a pod usually runs one gateway next to its app.
     vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(2));
     resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
-    RedisURI uri = redisUri(config);
-    redis = RedisClient.create(resources, uri);
-    redis.setOptions(ClientOptions.builder().autoReconnect(true).build());
     scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "warmgate-gateway-" + instance + "-scheduler");
       t.setDaemon(true);
       return t;
     });
     try {
-      connection = redis.connect(StringCodec.UTF8);
+      valkey = connect(config);
       metrics = new GatewayMetrics(builder.meterRegistry);
-      RunStore store = new RunStore(connection.async(), config.lockTtl(), config.streamCap());
+      RunStore store = new RunStore(valkey.async(), config.lockTtl(), config.streamCap());
       ResponseValidator validator = builder.validator != null ? builder.validator
           : config.schemaDir().map(ResponseValidator::fromDirectory).orElse(ResponseValidator.none());
       upstream = new UpstreamClient(vertx, config);
-      coalescer = new Coalescer(redis, uri, store, upstream, validator, metrics, scheduler,
+      coalescer = new Coalescer(valkey, store, upstream, validator, metrics, scheduler,
           config.lockTtl(), config.streamCap(), config.resultTtl(), config.burstResultTtl(),
           config.podName());
       GatewayRoutes routes = new GatewayRoutes(vertx, coalescer, store, metrics, builder.hook,
@@ -86,7 +82,8 @@ public final class StreamGateway implements AutoCloseable {
     } catch (Exception e) {
       kill();
       throw new IllegalStateException("cannot start the stream gateway (" + e.getMessage() + "); "
-          + "check " + GatewayConfig.VALKEY_ADDRESSES + " and " + GatewayConfig.PORT, e);
+          + "check " + GatewayConfig.VALKEY_ADDRESSES + ", " + GatewayConfig.VALKEY_MODE + " and "
+          + GatewayConfig.PORT, e);
     }
   }
 
@@ -122,8 +119,8 @@ public final class StreamGateway implements AutoCloseable {
       scheduler.shutdownNow();
     }
     vertx.close();
-    if (redis != null) {
-      redis.shutdown(0, 0, TimeUnit.MILLISECONDS);
+    if (valkey != null) {
+      valkey.closeAsync();
     }
     resources.shutdown(0, 0, TimeUnit.MILLISECONDS);
   }
@@ -145,17 +142,14 @@ public final class StreamGateway implements AutoCloseable {
     }
   }
 
-  private static RedisURI redisUri(GatewayConfig config) {
-    String address = config.valkeyAddress();
-    int colon = address.lastIndexOf(':');
-    String host = address.substring(0, colon).replace("[", "").replace("]", "");
-    RedisURI.Builder uri = RedisURI.builder().withHost(host)
-        .withPort(Integer.parseInt(address.substring(colon + 1)))
-        .withSsl(config.valkeyTls())
-        .withTimeout(Duration.ofSeconds(10));
-    config.valkeyPassword().ifPresent(password -> config.valkeyUsername().ifPresentOrElse(
-        user -> uri.withAuthentication(user, password), () -> uri.withPassword(password.toCharArray())));
-    return uri.build();
+  /** The shared connection: to the server, or to the cluster (every primary) through its seeds. */
+  private ValkeyConnection<String> connect(GatewayConfig config) throws Exception {
+    try {
+      return ValkeyConnection.open(config.valkeyEndpoint(), StringCodec.UTF8, resources,
+          COMMAND_TIMEOUT).get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
   }
 
   /** Options beyond the environment. */

@@ -3,6 +3,7 @@ package io.warmgate.agent.l2;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -27,6 +28,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.Disposable;
 
 /**
@@ -72,10 +74,14 @@ public final class ValkeyConnection<V> implements AutoCloseable {
   private final RedisClusterAsyncCommands<String, V> lookups;
   private final RedisClusterCommands<String, V> sync;
   private final Disposable topologyWatch;
+  /** Null for a {@link #wrap wrapped} connection, whose endpoint is unknown. */
+  private final DedicatedConnections<V> dedicated;
   private final AtomicBoolean coverageRefreshPending = new AtomicBoolean();
+  private final AtomicReference<CompletableFuture<Void>> topologyRefresh = new AtomicReference<>();
   private volatile boolean closed;
 
-  private ValkeyConnection(AbstractRedisClient client, StatefulRedisConnection<String, V> c) {
+  private ValkeyConnection(AbstractRedisClient client, StatefulRedisConnection<String, V> c,
+      DedicatedConnections<V> dedicated) {
     this.client = client;
     this.primary = c;
     this.replicaReads = null;
@@ -83,11 +89,13 @@ public final class ValkeyConnection<V> implements AutoCloseable {
     this.lookups = async;
     this.sync = c.sync();
     this.topologyWatch = null;
+    this.dedicated = dedicated;
   }
 
   private ValkeyConnection(RedisClusterClient client, StatefulRedisClusterConnection<String, V> c,
-      StatefulRedisClusterConnection<String, V> replicaReads) {
+      StatefulRedisClusterConnection<String, V> replicaReads, DedicatedConnections<V> dedicated) {
     this.client = client;
+    this.dedicated = dedicated;
     this.primary = c;
     this.replicaReads = replicaReads;
     this.async = c.async();
@@ -179,7 +187,7 @@ public final class ValkeyConnection<V> implements AutoCloseable {
    * its client. For callers that hold such a connection already, such as tests and benchmarks.
    */
   public static <V> ValkeyConnection<V> wrap(StatefulRedisConnection<String, V> connection) {
-    return new ValkeyConnection<>(null, Objects.requireNonNull(connection, "connection"));
+    return new ValkeyConnection<>(null, Objects.requireNonNull(connection, "connection"), null);
   }
 
   private static <V> CompletableFuture<ValkeyConnection<V>> openStandalone(ValkeyEndpoint endpoint,
@@ -190,7 +198,8 @@ public final class ValkeyConnection<V> implements AutoCloseable {
     common(options, endpoint, commandTimeout);
     client.setOptions(options.build());
     return client.connectAsync(codec, uri).toCompletableFuture()
-        .thenApply(c -> new ValkeyConnection<>(client, c))
+        .thenApply(c -> new ValkeyConnection<>(client, c,
+            new DedicatedConnections<>(endpoint, codec, resources, commandTimeout)))
         .whenComplete((c, error) -> {
           if (error != null) {
             client.shutdownAsync();
@@ -222,15 +231,19 @@ public final class ValkeyConnection<V> implements AutoCloseable {
     CompletableFuture<StatefulRedisClusterConnection<String, V>> primary =
         client.refreshPartitionsAsync().toCompletableFuture()
             .thenCompose(loaded -> client.connectAsync(codec));
+    DedicatedConnections<V> dedicated =
+        new DedicatedConnections<>(endpoint, codec, resources, commandTimeout);
     return primary.thenCompose(p -> {
       if (endpoint.readFrom() == ValkeyEndpoint.ReadFrom.PRIMARY) {
-        return connectNodes(p, null).thenApply(done -> new ValkeyConnection<>(client, p, null));
+        return connectNodes(p, null)
+            .thenApply(done -> new ValkeyConnection<>(client, p, null, dedicated));
       }
       // A connection of its own, so that fill leases and locks on the primary one still see
       // their own writes.
       return client.connectAsync(codec).<ValkeyConnection<V>>thenCompose(reads -> {
         reads.setReadFrom(io.lettuce.core.ReadFrom.REPLICA_PREFERRED);
-        return connectNodes(p, reads).thenApply(done -> new ValkeyConnection<>(client, p, reads));
+        return connectNodes(p, reads)
+            .thenApply(done -> new ValkeyConnection<>(client, p, reads, dedicated));
       }).whenComplete((c, error) -> {
         if (error != null) {
           p.closeAsync();
@@ -243,8 +256,8 @@ public final class ValkeyConnection<V> implements AutoCloseable {
     });
   }
 
-  /** Settings of both modes. */
-  private static void common(ClientOptions.Builder options, ValkeyEndpoint endpoint,
+  /** Settings of both modes, and of {@link DedicatedConnections}. */
+  static void common(ClientOptions.Builder options, ValkeyEndpoint endpoint,
       Duration commandTimeout) {
     options.autoReconnect(true)
         // Fail fast while disconnected instead of queueing: the caller goes to the origin.
@@ -280,17 +293,85 @@ public final class ValkeyConnection<V> implements AutoCloseable {
     return sync;
   }
 
+  /**
+   * Opens a connection of its own to the node that holds {@code key}: the server, or on a cluster
+   * the primary of the key's slot in this connection's current view of the topology. For commands
+   * that hold the connection they run on ({@code XREAD BLOCK}, {@code BLPOP}), which must not stall
+   * {@link #async()}. It has this connection's TLS, CA, credentials and command timeout, but it
+   * neither reconnects by itself nor follows redirections: after a {@code MOVED} or {@code ASK}
+   * error (the slot moved to another primary) or a lost connection (the node failed), close it,
+   * call {@link #refreshTopology()} and open another. The caller closes it; {@link #close()}
+   * closes it too.
+   *
+   * @return the connection; failed if no primary serves the key's slot at the moment (a failover
+   *     in progress) or the node does not answer
+   * @throws IllegalStateException if this connection was {@link #wrap wrapped}: its endpoint is
+   *     unknown
+   */
+  public CompletableFuture<StatefulRedisConnection<String, V>> connectToPrimaryOf(String key) {
+    Objects.requireNonNull(key, "key");
+    if (dedicated == null) {
+      throw new IllegalStateException("a wrapped connection cannot open others: open it with "
+          + "ValkeyConnection.open(endpoint, ...)");
+    }
+    if (!(primary instanceof StatefulRedisClusterConnection<String, V> cluster)) {
+      return dedicated.connectToServer();
+    }
+    int slot = SlotHash.getSlot(key);
+    RedisClusterNode owner = cluster.getPartitions().getMasterBySlot(slot);
+    if (owner == null) {
+      return CompletableFuture.failedFuture(new RedisConnectionException("no primary serves slot "
+          + slot + " of " + key + " at the moment (a failover in progress?): refresh the "
+          + "topology and try again"));
+    }
+    return dedicated.connect(owner.getUri().getHost(), owner.getUri().getPort());
+  }
+
+  /**
+   * Reads the cluster's topology again now, rather than at the next periodic or triggered refresh,
+   * such as after a {@code MOVED} error on a connection of {@link #connectToPrimaryOf}. Calls while
+   * a refresh is under way share it (many readers of one failed node ask at once). On a standalone
+   * server, completes at once.
+   */
+  public CompletableFuture<Void> refreshTopology() {
+    if (!(client instanceof RedisClusterClient cluster)) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> current = topologyRefresh.get();
+    if (current != null && !current.isDone()) {
+      return current;
+    }
+    CompletableFuture<Void> next = new CompletableFuture<>();
+    if (!topologyRefresh.compareAndSet(current, next)) {
+      return topologyRefresh.get();
+    }
+    cluster.refreshPartitionsAsync().whenComplete((done, error) -> {
+      if (error != null) {
+        next.completeExceptionally(error);
+      } else {
+        next.complete(null);
+      }
+    });
+    return next;
+  }
+
   /** Whether the connection is open (on a cluster: not closed; single nodes may be down). */
   public boolean isOpen() {
     return primary.isOpen();
   }
 
-  /** Closes the connections and the client this opened. Idempotent. */
+  /**
+   * Closes the connections and the client this opened, those of {@link #connectToPrimaryOf}
+   * included. Idempotent.
+   */
   @Override
   public void close() {
     closed = true;
     if (topologyWatch != null) {
       topologyWatch.dispose();
+    }
+    if (dedicated != null) {
+      dedicated.close();
     }
     if (replicaReads != null) {
       replicaReads.close();
@@ -306,6 +387,9 @@ public final class ValkeyConnection<V> implements AutoCloseable {
     closed = true;
     if (topologyWatch != null) {
       topologyWatch.dispose();
+    }
+    if (dedicated != null) {
+      dedicated.closeAsync();
     }
     if (replicaReads != null) {
       replicaReads.closeAsync();

@@ -1,6 +1,8 @@
 package io.warmgate.gateway.config;
 
 import io.warmgate.agent.env.EnvValues;
+import io.warmgate.agent.env.ValkeyVariables;
+import io.warmgate.agent.l2.ValkeyEndpoint;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +16,8 @@ import java.util.UUID;
 
 /**
  * The gateway's settings as read from {@code WARMGATE_GATEWAY_*} variables (and the agent's
- * {@code WARMGATE_VALKEY_*} and {@code WARMGATE_POD_NAME}). Immutable; {@link #toString()} never
+ * {@code WARMGATE_VALKEY_*}, parsed by {@link ValkeyVariables} as the agent does, and
+ * {@code WARMGATE_POD_NAME}). Immutable; {@link #toString()} never
  * shows the Valkey password or upstream header values, which usually come from a Secret.
  *
  * <p>Durations are Kubernetes/Go style ({@code 500ms}, {@code 60s}, {@code 4m}). An unset or blank
@@ -25,14 +28,27 @@ public final class GatewayConfig {
 
   /** HTTP port of the gateway, default {@code 8080}; {@code 0} picks a free port. */
   public static final String PORT = "WARMGATE_GATEWAY_PORT";
-  /** {@code host:port} of the Valkey/Redis server. Required. */
-  public static final String VALKEY_ADDRESSES = "WARMGATE_VALKEY_ADDRESSES";
+  /**
+   * {@code host:port} of the Valkey/Redis server, or in cluster mode 1 to
+   * {@value ValkeyVariables#MAX_CLUSTER_SEEDS} comma-separated seed nodes. Required.
+   */
+  public static final String VALKEY_ADDRESSES = ValkeyVariables.ADDRESSES;
+  /** {@code standalone} (default: one server) or {@code cluster} (a Valkey cluster's seed nodes). */
+  public static final String VALKEY_MODE = ValkeyVariables.MODE;
   /** ACL user name for Valkey, optional. */
-  public static final String VALKEY_USERNAME = "WARMGATE_VALKEY_USERNAME";
+  public static final String VALKEY_USERNAME = ValkeyVariables.USERNAME;
   /** Valkey password, optional. */
-  public static final String VALKEY_PASSWORD = "WARMGATE_VALKEY_PASSWORD";
+  public static final String VALKEY_PASSWORD = ValkeyVariables.PASSWORD;
   /** {@code true} to connect to Valkey with TLS; default {@code false}. */
-  public static final String VALKEY_TLS = "WARMGATE_VALKEY_TLS";
+  public static final String VALKEY_TLS = ValkeyVariables.TLS;
+  /** Path of a PEM file with the CA that signed the servers' certificates; needs TLS. */
+  public static final String VALKEY_TLS_CA_FILE = ValkeyVariables.TLS_CA_FILE;
+  /** The same CA as PEM text, instead of {@value #VALKEY_TLS_CA_FILE}. */
+  public static final String VALKEY_TLS_CA = ValkeyVariables.TLS_CA;
+  /** {@code full} (default) or {@code ca}: check only the CA, not the name, of a certificate. */
+  public static final String VALKEY_TLS_VERIFY = ValkeyVariables.TLS_VERIFY;
+  /** The agent's replica reads; the gateway refuses any value but {@code primary}. */
+  public static final String VALKEY_READ_FROM = ValkeyVariables.READ_FROM;
   /** Upstream SSE endpoint; {@code {template}} is replaced by the template id. Required. */
   public static final String UPSTREAM_URL = "WARMGATE_GATEWAY_UPSTREAM_URL";
   /** Prefix of upstream request headers: {@code ..._HEADER_AUTHORIZATION} sends {@code Authorization}. */
@@ -69,10 +85,8 @@ public final class GatewayConfig {
   static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(5);
 
   private final int port;
-  private final String valkeyAddress;
-  private final String valkeyUsername;
-  private final String valkeyPassword;
-  private final boolean valkeyTls;
+  private final ValkeyVariables valkey;
+  private final ValkeyEndpoint valkeyEndpoint;
   private final String upstreamUrl;
   private final Map<String, String> upstreamHeaders;
   private final Duration upstreamConnectTimeout;
@@ -88,14 +102,16 @@ public final class GatewayConfig {
 
   private GatewayConfig(Map<String, String> env) {
     port = optional(env, PORT).map(v -> port(PORT, v)).orElse(DEFAULT_PORT);
-    valkeyAddress = required(env, VALKEY_ADDRESSES, "the Valkey address, for example valkey:6379");
-    if (!valkeyAddress.matches("[^:,\\s]+:\\d{1,5}") && !valkeyAddress.matches("\\[[0-9a-fA-F:.]+]:\\d{1,5}")) {
-      throw EnvValues.invalid(VALKEY_ADDRESSES, valkeyAddress,
-          "exactly one host:port, for example valkey:6379 (cluster mode is not supported yet)");
+    String readFrom = text(env, VALKEY_READ_FROM);
+    if (readFrom != null && !readFrom.equalsIgnoreCase(ValkeyEndpoint.ReadFrom.PRIMARY.configName())) {
+      // Joins, takeovers and blocking reads must see the writes just made: only primaries do.
+      throw EnvValues.invalid(VALKEY_READ_FROM, readFrom, "primary: the stream gateway reads "
+          + "from primaries only; unset " + VALKEY_READ_FROM + " for the gateway");
     }
-    valkeyUsername = text(env, VALKEY_USERNAME);
-    valkeyPassword = text(env, VALKEY_PASSWORD);
-    valkeyTls = optional(env, VALKEY_TLS).map(v -> EnvValues.bool(VALKEY_TLS, v)).orElse(false);
+    valkey = ValkeyVariables.from(env);
+    valkeyEndpoint = valkey.endpoint().orElseThrow(() -> new IllegalArgumentException(
+        VALKEY_ADDRESSES + " is not set: set it to the Valkey address, for example valkey:6379, "
+            + "or to a cluster's seed nodes with " + VALKEY_MODE + "=cluster"));
     upstreamUrl = required(env, UPSTREAM_URL,
         "the upstream SSE endpoint, for example http://llm:8000/v1/templates/{template}/stream");
     validateUrl(upstreamUrl);
@@ -135,14 +151,11 @@ public final class GatewayConfig {
 
   /** {@value #PORT}. */
   public int port() { return port; }
-  /** {@value #VALKEY_ADDRESSES}: one {@code host:port}. */
-  public String valkeyAddress() { return valkeyAddress; }
-  /** {@value #VALKEY_USERNAME}, or empty. */
-  public Optional<String> valkeyUsername() { return Optional.ofNullable(valkeyUsername); }
-  /** {@value #VALKEY_PASSWORD}, or empty. */
-  public Optional<String> valkeyPassword() { return Optional.ofNullable(valkeyPassword); }
-  /** {@value #VALKEY_TLS}. */
-  public boolean valkeyTls() { return valkeyTls; }
+  /**
+   * Where and how to reach Valkey: the server or the cluster's seeds, with TLS, CA and
+   * credentials, from every {@code WARMGATE_VALKEY_*} variable.
+   */
+  public ValkeyEndpoint valkeyEndpoint() { return valkeyEndpoint; }
   /** {@value #UPSTREAM_URL}, possibly containing {@code {template}}. */
   public String upstreamUrl() { return upstreamUrl; }
   /** Headers named by {@value #UPSTREAM_HEADER_PREFIX}{@code *} variables, name → value, sorted. */
@@ -181,10 +194,10 @@ public final class GatewayConfig {
 
   @Override
   public String toString() {
-    return "GatewayConfig{port=" + port + ", valkeyAddress=" + valkeyAddress
-        + ", valkeyUsername=" + valkeyUsername
-        + ", valkeyPassword=" + (valkeyPassword == null ? "<unset>" : "<redacted>")
-        + ", valkeyTls=" + valkeyTls + ", upstreamUrl=" + upstreamUrl
+    return "GatewayConfig{port=" + port + ", valkey=" + valkeyEndpoint
+        + ", valkeyUsername=" + valkey.username().orElse(null)
+        + ", valkeyPassword=" + (valkey.password().isEmpty() ? "<unset>" : "<redacted>")
+        + ", upstreamUrl=" + upstreamUrl
         + ", upstreamHeaders=" + upstreamHeaders.keySet() + " (values redacted)"
         + ", upstreamConnectTimeout=" + upstreamConnectTimeout
         + ", upstreamIdleTimeout=" + upstreamIdleTimeout + ", upstreamTimeout=" + upstreamTimeout

@@ -1,10 +1,7 @@
 package io.warmgate.gateway.stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
+import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.gateway.key.CoalescingKey;
 import io.warmgate.gateway.metrics.GatewayMetrics;
 import io.warmgate.gateway.upstream.UpstreamClient;
@@ -30,8 +27,7 @@ public final class Coalescer implements AutoCloseable {
   /** What hubs and producers share. */
   record Settings(Duration lockTtl, int streamCap, Duration resultTtl, Duration burstResultTtl) {}
 
-  private final RedisClient redisClient;
-  private final RedisURI redisUri;
+  private final ValkeyConnection<String> valkey;
   private final RunStore store;
   private final UpstreamClient upstream;
   private final ResponseValidator validator;
@@ -46,14 +42,14 @@ public final class Coalescer implements AutoCloseable {
   /**
    * Creates an engine.
    *
-   * @param redisClient opens each hub's dedicated connection (a blocking {@code XREAD} holds it)
+   * @param valkey opens each hub's dedicated connection (a blocking {@code XREAD} holds it) to the
+   *     primary of its key; {@code store} runs on its shared one
    * @param podName goes into this process's lock token, with a random suffix
    */
-  public Coalescer(RedisClient redisClient, RedisURI redisUri, RunStore store, UpstreamClient upstream,
+  public Coalescer(ValkeyConnection<String> valkey, RunStore store, UpstreamClient upstream,
       ResponseValidator validator, GatewayMetrics metrics, ScheduledExecutorService scheduler,
       Duration lockTtl, int streamCap, Duration resultTtl, Duration burstResultTtl, String podName) {
-    this.redisClient = redisClient;
-    this.redisUri = redisUri;
+    this.valkey = valkey;
     this.store = store;
     this.upstream = upstream;
     this.validator = validator;
@@ -144,10 +140,7 @@ public final class Coalescer implements AutoCloseable {
     hubs.remove(key, hub);
   }
 
-  CompletableFuture<StatefulRedisConnection<String, String>> connect() {
-    return redisClient.connectAsync(StringCodec.UTF8, redisUri).toCompletableFuture();
-  }
-
+  ValkeyConnection<String> valkey() { return valkey; }
   RunStore store() { return store; }
   UpstreamClient upstream() { return upstream; }
   ResponseValidator validator() { return validator; }

@@ -5,10 +5,12 @@ import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.warmgate.gateway.key.CoalescingKey;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,18 +25,29 @@ import org.slf4j.LoggerFactory;
  * {@code min(lockTtl / 2, 1s)} checks whether the run's producer is gone and, if so, takes the run
  * over (see {@link Producer} for the takeover rule). The hub also closes when its last subscriber
  * leaves; the upstream call goes on without it.
+ *
+ * <p>The dedicated connection goes to the primary that holds the key's slot. When a read fails
+ * because that node went away or, on a cluster, the slot moved to another primary ({@code MOVED},
+ * {@code ASK}) or is failing over, the hub reads the topology again, connects to the slot's primary
+ * now and goes on from the last entry it read; it gives up with an error to its subscribers only
+ * when that keeps failing for as long as the run's keys outlive their producer (three lock TTLs,
+ * at least {@link #MIN_RECOVERY}).
  */
 final class FanoutHub {
 
   private static final Logger log = LoggerFactory.getLogger(FanoutHub.class);
   private static final int READ_COUNT = 256;
   private static final int MAX_BUSY_RETRIES = 100;
+  /** Shortest time a hub keeps trying to read again: a cluster failover takes seconds. */
+  static final Duration MIN_RECOVERY = Duration.ofSeconds(10);
+  private static final long MAX_RECOVERY_DELAY_MILLIS = 1000;
 
   private final Coalescer coalescer;
   private final CoalescingKey key;
   private final StreamKeys keys;
   private final JsonNode shared;
   private final long blockMillis;
+  private final long recoveryNanos;
   private final List<StreamEntry> entries = new ArrayList<>();
   private final Set<Subscriber> subscribers = new LinkedHashSet<>();
   private boolean started;
@@ -44,6 +57,9 @@ final class FanoutHub {
   private String run;
   private EntryId lastId = EntryId.ZERO;
   private int busyRetries;
+  /** Failed attempts to read since the last successful read, and when the first one failed. */
+  private int recoveryAttempts;
+  private long recoveringSinceNanos;
   private StatefulRedisConnection<String, String> connection;
 
   FanoutHub(Coalescer coalescer, CoalescingKey key, JsonNode shared) {
@@ -52,6 +68,8 @@ final class FanoutHub {
     this.keys = StreamKeys.of(key);
     this.shared = shared;
     this.blockMillis = Math.max(10, Math.min(1000, coalescer.settings().lockTtl().toMillis() / 2));
+    this.recoveryNanos = Math.max(MIN_RECOVERY.toNanos(),
+        coalescer.settings().lockTtl().multipliedBy(3).toNanos());
   }
 
   /** Starts joining and reading, once. */
@@ -62,22 +80,26 @@ final class FanoutHub {
       }
       started = true;
     }
-    coalescer.connect().whenComplete((conn, error) -> {
+    // Any key of the coalescing key will do: they share one slot, the stream's included.
+    coalescer.valkey().connectToPrimaryOf(keys.state()).whenComplete((conn, error) -> {
       if (error != null) {
         failAll("cannot connect to Valkey to read the shared response: " + error.getMessage());
-        return;
-      }
-      boolean keep;
-      synchronized (this) {
-        keep = !closed;
-        connection = conn;
-      }
-      if (keep) {
+      } else if (adopt(conn)) {
         join();
-      } else {
-        conn.closeAsync();
       }
     });
+  }
+
+  /** Makes {@code conn} the reading connection; false (and closed) if the hub closed meanwhile. */
+  private boolean adopt(StatefulRedisConnection<String, String> conn) {
+    synchronized (this) {
+      if (!closed) {
+        connection = conn;
+        return true;
+      }
+    }
+    conn.closeAsync();
+    return false;
   }
 
   /**
@@ -183,8 +205,16 @@ final class FanoutHub {
             return;
           }
           if (error != null) {
-            failAll("lost Valkey while reading the shared response: " + error.getMessage());
-          } else if (messages == null || messages.isEmpty()) {
+            if (catchUp) {
+              synchronized (this) {
+                caughtUp = false;  // the entries so far are still backfill when read again
+              }
+            }
+            recover("lost Valkey while reading the shared response", error);
+            return;
+          }
+          readSucceeded();
+          if (messages == null || messages.isEmpty()) {
             if (catchUp) {
               read();
             } else {
@@ -239,7 +269,7 @@ final class FanoutHub {
         return;
       }
       if (error != null) {
-        failAll("lost Valkey while watching the shared response: " + error.getMessage());
+        recover("lost Valkey while watching the shared response", error);
         return;
       }
       switch (result.outcome()) {
@@ -268,6 +298,66 @@ final class FanoutHub {
         default -> throw new IllegalStateException("unknown takeover outcome " + result.outcome());
       }
     });
+  }
+
+  private synchronized void readSucceeded() {
+    recoveryAttempts = 0;
+  }
+
+  /**
+   * A read failed: drops the reading connection and, after a pause growing with each failure,
+   * connects to the primary that holds the key's slot according to a fresh look at the topology,
+   * then reads on from the last entry. Fails every subscriber with {@code what} once the failures
+   * have lasted the recovery time.
+   */
+  private void recover(String what, Throwable error) {
+    StatefulRedisConnection<String, String> lost;
+    int attempt;
+    long failingNanos;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      lost = connection;
+      connection = null;
+      if (recoveryAttempts++ == 0) {
+        recoveringSinceNanos = System.nanoTime();
+      }
+      attempt = recoveryAttempts;
+      failingNanos = System.nanoTime() - recoveringSinceNanos;
+    }
+    if (lost != null) {
+      lost.closeAsync();
+    }
+    if (failingNanos > recoveryNanos) {
+      failAll(what + ": " + error.getMessage());
+      return;
+    }
+    if (attempt == 1) {
+      log.info("{}: {} ({}); connecting again to the primary of its slot", key, what, error.toString());
+    }
+    long delay = Math.min(MAX_RECOVERY_DELAY_MILLIS, 50L << Math.min(attempt - 1, 5));
+    try {
+      coalescer.scheduler().schedule(() -> reconnect(what), delay, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException stopping) {
+      failAll(what + ": " + error.getMessage());
+    }
+  }
+
+  private void reconnect(String what) {
+    if (isClosed()) {
+      return;
+    }
+    coalescer.valkey().refreshTopology()
+        .handle((refreshed, error) -> null)  // without a fresh view, the current one may still do
+        .thenCompose(ignored -> coalescer.valkey().connectToPrimaryOf(keys.state()))
+        .whenComplete((conn, error) -> {
+          if (error != null) {
+            recover(what, error);
+          } else if (adopt(conn)) {
+            read();
+          }
+        });
   }
 
   private synchronized boolean isClosed() {

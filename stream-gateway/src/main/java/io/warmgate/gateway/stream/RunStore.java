@@ -2,7 +2,7 @@ package io.warmgate.gateway.stream;
 
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The Valkey side of coalescing: joins a key's current run or starts one, hands the upstream lock
  * over, and appends entries, each step one atomic Lua script over the keys of {@link StreamKeys}.
+ * Every script's keys share one hash tag, so on a cluster each runs on the primary of that one
+ * slot; the burst flags live in other slots and are only ever read or written one key per command.
  *
  * <p>Every write of a producer is <em>fenced</em>: it happens only while the lock holds the
  * producer's token and the state still names its run, so a producer that lost its lock (paused,
@@ -132,19 +134,20 @@ public final class RunStore {
       return 0
       """;
 
-  private final RedisAsyncCommands<String, String> redis;
+  private final RedisClusterAsyncCommands<String, String> redis;
   private final long lockTtlMillis;
   private final long runningTtlMillis;
   private final int maxLen;
 
   /**
-   * Creates a store over a shared (multiplexed) connection; blocking reads use their own.
+   * Creates a store over a shared (multiplexed) connection, to one server or to a cluster (each
+   * script goes to the primary of its keys' slot); blocking reads use their own.
    *
    * @param lockTtl expiry of the upstream lock; a running run's keys live three times as long,
    *     refreshed by the producer, so a run whose producer died and that nobody takes over expires
    * @param streamCap most chunks of one response; the stream keeps one more entry, the terminal one
    */
-  public RunStore(RedisAsyncCommands<String, String> redis, Duration lockTtl, int streamCap) {
+  public RunStore(RedisClusterAsyncCommands<String, String> redis, Duration lockTtl, int streamCap) {
     this.redis = redis;
     this.lockTtlMillis = lockTtl.toMillis();
     this.runningTtlMillis = lockTtl.toMillis() * 3;

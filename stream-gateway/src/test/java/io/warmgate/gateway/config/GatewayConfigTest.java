@@ -3,10 +3,17 @@ package io.warmgate.gateway.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lettuce.core.SslVerifyMode;
+import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.testing.TestCertificates;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class GatewayConfigTest {
 
@@ -27,6 +34,8 @@ class GatewayConfigTest {
     assertThat(config.streamCap()).isEqualTo(10_000);
     assertThat(config.upstreamHeaders()).isEmpty();
     assertThat(config.schemaDir()).isEmpty();
+    assertThat(config.valkeyEndpoint().mode()).isEqualTo(ValkeyEndpoint.Mode.STANDALONE);
+    assertThat(config.valkeyEndpoint().toString()).isEqualTo("standalone valkey:6379");
   }
 
   @Test
@@ -64,9 +73,100 @@ class GatewayConfigTest {
   }
 
   @Test
-  void refusesSeveralValkeyAddresses() {
+  void aClusterWithTlsItsCaAndCredentials(@TempDir Path dir) {
+    TestCertificates pki = TestCertificates.issue(dir);
     Map<String, String> env = minimal();
-    env.put(GatewayConfig.VALKEY_ADDRESSES, "a:1,b:2");
-    assertThatThrownBy(() -> GatewayConfig.from(env)).hasMessageContaining("exactly one host:port");
+    env.put(GatewayConfig.VALKEY_MODE, "cluster");
+    env.put(GatewayConfig.VALKEY_ADDRESSES, "10.0.0.3:6379, 10.0.0.4:6379,10.0.0.5:6379");
+    env.put(GatewayConfig.VALKEY_TLS, "true");
+    env.put(GatewayConfig.VALKEY_TLS_CA_FILE, pki.caCertificate().toString());
+    env.put(GatewayConfig.VALKEY_TLS_VERIFY, "ca");
+    env.put(GatewayConfig.VALKEY_USERNAME, "gateway");
+    env.put(GatewayConfig.VALKEY_PASSWORD, "s3cret");
+    GatewayConfig config = GatewayConfig.from(env);
+
+    ValkeyEndpoint endpoint = config.valkeyEndpoint();
+    assertThat(endpoint.mode()).isEqualTo(ValkeyEndpoint.Mode.CLUSTER);
+    assertThat(endpoint.nodes()).hasSize(3).allSatisfy(uri -> {
+      assertThat(uri.isSsl()).isTrue();
+      assertThat(uri.getVerifyMode()).isEqualTo(SslVerifyMode.CA);
+      assertThat(uri.getCredentialsProvider().resolveCredentials().block().getUsername())
+          .isEqualTo("gateway");
+    });
+    assertThat(config.toString())
+        .contains("cluster seeds 10.0.0.3:6379,10.0.0.4:6379,10.0.0.5:6379, TLS (CA "
+            + pki.caCertificate() + ")")
+        .doesNotContain("s3cret");
+  }
+
+  @Test
+  void theCaAsPemText(@TempDir Path dir) {
+    Map<String, String> env = minimal();
+    env.put(GatewayConfig.VALKEY_TLS, "true");
+    env.put(GatewayConfig.VALKEY_TLS_CA, TestCertificates.issue(dir).caPem());
+    assertThat(GatewayConfig.from(env).valkeyEndpoint().toString())
+        .isEqualTo("standalone valkey:6379, TLS (CA given as PEM)");
+  }
+
+  @Test
+  void badValkeyCombinationsNameTheVariableTheValueAndTheFix() {
+    assertRefused(Map.of(GatewayConfig.VALKEY_ADDRESSES, "a:1,b:2"),
+        "WARMGATE_VALKEY_ADDRESSES='a:1,b:2' is invalid: expected exactly one host:port in "
+            + "standalone mode; if these are a Valkey cluster's seed nodes, set "
+            + "WARMGATE_VALKEY_MODE=cluster");
+    assertRefused(Map.of(GatewayConfig.VALKEY_MODE, "sharded"),
+        "WARMGATE_VALKEY_MODE='sharded' is invalid: expected standalone (one server) or cluster");
+    String seventeen = IntStream.rangeClosed(1, 17).mapToObj(i -> "n" + i + ":6379")
+        .collect(Collectors.joining(","));
+    assertRefused(Map.of(GatewayConfig.VALKEY_MODE, "cluster",
+            GatewayConfig.VALKEY_ADDRESSES, seventeen),
+        "WARMGATE_VALKEY_ADDRESSES='" + seventeen + "' is invalid: expected at most 16 seed nodes");
+    assertRefused(Map.of(GatewayConfig.VALKEY_MODE, "cluster",
+            GatewayConfig.VALKEY_ADDRESSES, "a:1,a:1"),
+        "WARMGATE_VALKEY_ADDRESSES='a:1,a:1' is invalid: expected each host:port listed once");
+    assertRefused(Map.of(GatewayConfig.VALKEY_ADDRESSES, "valkey"),
+        "WARMGATE_VALKEY_ADDRESSES='valkey' is invalid: expected comma-separated host:port pairs");
+    assertRefused(Map.of(GatewayConfig.VALKEY_TLS_CA, "pem"),
+        "WARMGATE_VALKEY_TLS_CA is set but WARMGATE_VALKEY_TLS is not true: set "
+            + "WARMGATE_VALKEY_TLS=true to connect with TLS, or unset WARMGATE_VALKEY_TLS_CA");
+    assertRefused(Map.of(GatewayConfig.VALKEY_TLS, "true", GatewayConfig.VALKEY_TLS_CA, "pem",
+            GatewayConfig.VALKEY_TLS_CA_FILE, "/ca.pem"),
+        "WARMGATE_VALKEY_TLS_CA_FILE and WARMGATE_VALKEY_TLS_CA are both set: set only one");
+    assertRefused(Map.of(GatewayConfig.VALKEY_TLS, "true",
+            GatewayConfig.VALKEY_TLS_CA_FILE, "/no/such/ca.pem"),
+        "WARMGATE_VALKEY_TLS_CA_FILE is invalid: cannot read the CA file /no/such/ca.pem");
+    assertRefused(Map.of(GatewayConfig.VALKEY_TLS_VERIFY, "ca"),
+        "WARMGATE_VALKEY_TLS_VERIFY=ca applies to TLS connections, but WARMGATE_VALKEY_TLS is "
+            + "not true: set WARMGATE_VALKEY_TLS=true, or unset WARMGATE_VALKEY_TLS_VERIFY");
+    assertRefused(Map.of(GatewayConfig.VALKEY_MODE, "cluster",
+            GatewayConfig.VALKEY_READ_FROM, "replica-preferred"),
+        "WARMGATE_VALKEY_READ_FROM='replica-preferred' is invalid: expected primary: the stream "
+            + "gateway reads from primaries only; unset WARMGATE_VALKEY_READ_FROM for the gateway");
+  }
+
+  @Test
+  void theValkeyAddressIsRequiredInEitherMode() {
+    Map<String, String> env = minimal();
+    env.remove(GatewayConfig.VALKEY_ADDRESSES);
+    env.put(GatewayConfig.VALKEY_MODE, "cluster");
+    assertThatThrownBy(() -> GatewayConfig.from(env)).hasMessage("WARMGATE_VALKEY_ADDRESSES is "
+        + "not set: set it to the Valkey address, for example valkey:6379, or to a cluster's seed "
+        + "nodes with WARMGATE_VALKEY_MODE=cluster");
+  }
+
+  @Test
+  void primaryReadsMayBeSpelledOut() {
+    Map<String, String> env = minimal();
+    env.put(GatewayConfig.VALKEY_READ_FROM, "Primary");
+    assertThat(GatewayConfig.from(env).valkeyEndpoint().readFrom())
+        .isEqualTo(ValkeyEndpoint.ReadFrom.PRIMARY);
+  }
+
+  private static void assertRefused(Map<String, String> valkey, String message) {
+    Map<String, String> env = minimal();
+    env.putAll(valkey);
+    assertThatThrownBy(() -> GatewayConfig.from(env))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(message);
   }
 }

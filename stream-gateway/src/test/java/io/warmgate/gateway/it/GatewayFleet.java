@@ -17,11 +17,15 @@ public final class GatewayFleet implements AutoCloseable {
 
   private final List<StreamGateway> gateways = new ArrayList<>();
 
-  /** The environment of one gateway against {@code redisAddress} and {@code upstream}. */
+  /** The environment of one gateway against the server at {@code redisAddress} and {@code upstream}. */
   public static Map<String, String> env(String redisAddress, TestUpstream upstream) {
-    Map<String, String> env = new HashMap<>();
+    return env(Map.of(GatewayConfig.VALKEY_ADDRESSES, redisAddress), upstream);
+  }
+
+  /** The environment of one gateway against {@code valkey} ({@code WARMGATE_VALKEY_*}) and {@code upstream}. */
+  public static Map<String, String> env(Map<String, String> valkey, TestUpstream upstream) {
+    Map<String, String> env = new HashMap<>(valkey);
     env.put(GatewayConfig.PORT, "0");
-    env.put(GatewayConfig.VALKEY_ADDRESSES, redisAddress);
     env.put(GatewayConfig.UPSTREAM_URL, upstream.urlTemplate());
     env.put(GatewayConfig.UPSTREAM_HEADER_PREFIX + "AUTHORIZATION", "Bearer test-token");
     return env;

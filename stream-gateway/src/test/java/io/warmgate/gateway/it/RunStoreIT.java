@@ -4,46 +4,46 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.gateway.key.CoalescingKey;
 import io.warmgate.gateway.stream.RunStore;
 import io.warmgate.gateway.stream.StreamEntry;
 import io.warmgate.gateway.stream.StreamKeys;
-import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The Valkey scripts behind coalescing: join, fencing, the index-based takeover rule, finishing. */
+/**
+ * The Valkey scripts behind coalescing: join, fencing, the index-based takeover rule, finishing;
+ * on one server and on a cluster, where every script runs on the primary of its key's slot.
+ */
 @Timeout(60)
+@ParameterizedClass
+@EnumSource(ValkeyMode.class)
 class RunStoreIT {
 
   @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
+  final ValkeyExtension valkey;
 
-  private RedisClient client;
-  private StatefulRedisConnection<String, String> connection;
+  private RedisClusterCommands<String, String> commands;
   private RunStore store;
   private StreamKeys keys;
 
-  @BeforeEach
-  void connect() {
-    client = RedisClient.create(redis.uri());
-    connection = client.connect();
-    store = new RunStore(connection.async(), Duration.ofSeconds(30), 100);
-    keys = StreamKeys.of(CoalescingKey.of("t-" + System.nanoTime(),
-        new ObjectMapper().valueToTree(Map.of("q", 1))));
+  RunStoreIT(ValkeyMode mode) {
+    valkey = new ValkeyExtension(mode);
   }
 
-  @AfterEach
-  void close() {
-    connection.close();
-    client.shutdown();
+  @BeforeEach
+  void connect() {
+    commands = valkey.commands();
+    store = new RunStore(valkey.connection().async(), Duration.ofSeconds(30), 100);
+    keys = StreamKeys.of(CoalescingKey.of("t-" + System.nanoTime(),
+        new ObjectMapper().valueToTree(Map.of("q", 1))));
   }
 
   @Test
@@ -56,7 +56,7 @@ class RunStoreIT {
     }
     assertThat(store.takeover(keys, "run1", "podB").join().outcome()).isEqualTo(RunStore.Takeover.HELD);
 
-    connection.sync().del(keys.lock());  // podA died: its lock expired
+    commands.del(keys.lock());  // podA died: its lock expired
     RunStore.TakeoverResult takeover = store.takeover(keys, "run1", "podB").join();
     assertThat(takeover).isEqualTo(new RunStore.TakeoverResult(RunStore.Takeover.ACQUIRED, 3));
 
@@ -78,8 +78,8 @@ class RunStoreIT {
             org.assertj.core.groups.Tuple.tuple(2L, StreamEntry.Type.CHUNK, "c2"),
             org.assertj.core.groups.Tuple.tuple(3L, StreamEntry.Type.CHUNK, "c3"),
             org.assertj.core.groups.Tuple.tuple(4L, StreamEntry.Type.DONE, ""));
-    assertThat(connection.sync().exists(keys.lock())).isZero();
-    assertThat(connection.sync().pttl(keys.stream("run1"))).isBetween(1L, 5_000L);
+    assertThat(commands.exists(keys.lock())).isZero();
+    assertThat(commands.pttl(keys.stream("run1"))).isBetween(1L, 5_000L);
     assertThat(store.join(keys, "run3", "podC").join()).isEqualTo(new RunStore.Join("run1", "done", false));
     assertThat(store.takeover(keys, "run1", "podC").join().outcome()).isEqualTo(RunStore.Takeover.TERMINAL);
   }

@@ -3,14 +3,12 @@ package io.warmgate.gateway.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.gateway.StreamGateway;
 import io.warmgate.gateway.config.GatewayConfig;
 import io.warmgate.gateway.http.PerUserHook;
 import io.warmgate.gateway.key.CoalescingKey;
 import io.warmgate.gateway.validate.ResponseValidator;
-import io.warmgate.testing.RedisExtension;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -20,40 +18,53 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The gateway end to end: real Redis, a real streaming upstream, several gateway instances. */
+/**
+ * The gateway end to end: real Redis (one server, or a cluster), a real streaming upstream, several
+ * gateway instances.
+ */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@ParameterizedClass
+@EnumSource(ValkeyMode.class)
 class StreamGatewayIT {
 
   @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
+  final ValkeyExtension redis;
 
   private static TestUpstream upstream;
   private static SseClient client;
-  private static RedisClient redisClient;
-  private static StatefulRedisConnection<String, String> valkey;
+  private RedisClusterCommands<String, String> valkey;
   private GatewayFleet fleet;
 
-  @BeforeAll
+  StreamGatewayIT(ValkeyMode mode) {
+    redis = new ValkeyExtension(mode);
+  }
+
+  /** One upstream per mode: each mode's tests count the calls of the same templates. */
+  @BeforeParameterizedClassInvocation
   static void startUpstream() throws Exception {
     upstream = TestUpstream.start();
     client = new SseClient();
-    redisClient = RedisClient.create(redis.uri());
-    valkey = redisClient.connect();
   }
 
-  @AfterAll
+  @AfterParameterizedClassInvocation
   static void stopUpstream() throws Exception {
     client.close();
     upstream.close();
-    valkey.close();
-    redisClient.shutdown();
+  }
+
+  @BeforeEach
+  void connect() {
+    valkey = redis.commands();
   }
 
   @AfterEach
@@ -64,7 +75,7 @@ class StreamGatewayIT {
   }
 
   private Map<String, String> env() {
-    return GatewayFleet.env(redis.host() + ":" + redis.port(), upstream);
+    return GatewayFleet.env(redis.env(), upstream);
   }
 
   @Test
@@ -253,7 +264,7 @@ class StreamGatewayIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> fleet.sum(StreamGateway::activeUpstreamCalls) == 0);
     String lock = "{wg:gw:" + CoalescingKey.of("flaky", new com.fasterxml.jackson.databind.ObjectMapper()
         .valueToTree(Map.of("q", "flaky"))).hex() + "}:lock";
-    assertThat(valkey.sync().exists(lock)).isZero();
+    assertThat(valkey.exists(lock)).isZero();
 
     upstream.script("flaky", TestUpstream.Script.chunks(6, Duration.ofMillis(1)));
     assertCompleteStream(client.stream(fleet.port(0), "flaky", body, null).get(60, TimeUnit.SECONDS), 6);
@@ -313,11 +324,11 @@ class StreamGatewayIT {
 
     // No burst: the snapshot lives 300 ms, then the next request calls the upstream again.
     assertCompleteStream(client.stream(fleet.port(0), "burst", body, null).get(60, TimeUnit.SECONDS), 3);
-    assertThat(valkey.sync().pttl(state)).isLessThanOrEqualTo(300L);  // -2 once already expired
-    await().atMost(Duration.ofSeconds(10)).until(() -> valkey.sync().exists(state) == 0);
+    assertThat(valkey.pttl(state)).isLessThanOrEqualTo(300L);  // -2 once already expired
+    await().atMost(Duration.ofSeconds(10)).until(() -> valkey.exists(state) == 0);
     assertCompleteStream(client.stream(fleet.port(0), "burst", body, null).get(60, TimeUnit.SECONDS), 3);
     assertThat(upstream.calls("burst")).isEqualTo(2);
-    await().atMost(Duration.ofSeconds(10)).until(() -> valkey.sync().exists(state) == 0);
+    await().atMost(Duration.ofSeconds(10)).until(() -> valkey.exists(state) == 0);
 
     // Burst flag up (over HTTP, as the push sender does): the snapshot lives 30 s.
     var raise = client.send(HttpRequest.newBuilder(
@@ -325,7 +336,7 @@ class StreamGatewayIT {
         .PUT(HttpRequest.BodyPublishers.noBody()).build());
     assertThat(raise.statusCode()).isEqualTo(204);
     assertCompleteStream(client.stream(fleet.port(0), "burst", body, null).get(60, TimeUnit.SECONDS), 3);
-    assertThat(valkey.sync().pttl(state)).isGreaterThan(10_000L);
+    assertThat(valkey.pttl(state)).isGreaterThan(10_000L);
     assertCompleteStream(client.stream(fleet.port(0), "burst", body, null).get(60, TimeUnit.SECONDS), 3);
     assertThat(upstream.calls("burst")).isEqualTo(3);
 
@@ -334,11 +345,11 @@ class StreamGatewayIT {
         URI.create("http://127.0.0.1:" + fleet.port(0) + "/v1/burst/burst"))
         .DELETE().build());
     assertThat(lower.statusCode()).isEqualTo(204);
-    valkey.sync().del(state);
-    valkey.sync().psetex("wg:gw:burst", 60_000, "1");
+    valkey.del(state);
+    valkey.psetex("wg:gw:burst", 60_000, "1");
     assertCompleteStream(client.stream(fleet.port(0), "burst", body, null).get(60, TimeUnit.SECONDS), 3);
-    assertThat(valkey.sync().pttl(state)).isGreaterThan(10_000L);
-    valkey.sync().del("wg:gw:burst");
+    assertThat(valkey.pttl(state)).isGreaterThan(10_000L);
+    valkey.del("wg:gw:burst");
   }
 
   @Test

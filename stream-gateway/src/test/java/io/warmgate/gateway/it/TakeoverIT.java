@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.warmgate.gateway.config.GatewayConfig;
-import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The gateway holding a run's lock dies mid-stream: another gateway takes the run over,
@@ -23,17 +24,23 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *
  * <p>Two variants: the holder is a separate JVM killed with SIGKILL (a real crash), and the holder
  * is an instance in this JVM, with its own event loops, Valkey client and threads, hard-stopped
- * (all of them closed at once, nothing released in Valkey).
+ * (all of them closed at once, nothing released in Valkey). Each on one server and on a cluster.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@ParameterizedClass
+@EnumSource(ValkeyMode.class)
 class TakeoverIT {
 
   @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
+  final ValkeyExtension valkey;
 
   private TestUpstream upstream;
   private GatewayFleet fleet;
   private SseClient client;
+
+  TakeoverIT(ValkeyMode mode) {
+    valkey = new ValkeyExtension(mode);
+  }
 
   @AfterEach
   void stop() throws Exception {
@@ -83,7 +90,7 @@ class TakeoverIT {
   private Map<String, String> start() throws Exception {
     upstream = TestUpstream.start();
     client = new SseClient();
-    Map<String, String> env = GatewayFleet.env(redis.host() + ":" + redis.port(), upstream);
+    Map<String, String> env = GatewayFleet.env(valkey.env(), upstream);
     env.put(GatewayConfig.LOCK_TTL, "2s");
     env.put(GatewayConfig.RESULT_TTL, "60s");
     return env;
