@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +78,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   private final long l2TtlMillis;
   private final long negativeL2TtlMillis;
   private final long refreshAheadMillis;
+  private final long lockTtlNanos;
   private final long maxStalenessMillis;
   private final long staleIfErrorMillis;
   private final Duration staleIfError;
@@ -101,6 +103,7 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     this.l2TtlMillis = s.l2Ttl.toMillis();
     this.negativeL2TtlMillis = s.negativeL2Ttl.toMillis();
     this.refreshAheadMillis = s.refreshAhead.toMillis();
+    this.lockTtlNanos = s.lockTtl == null ? 0 : s.lockTtl.toNanos();
     this.maxStalenessMillis = s.maxStaleness.toMillis();
     this.staleIfErrorMillis = s.staleIfError.toMillis();
     this.staleIfError = s.staleIfError;
@@ -546,30 +549,145 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
     if (missing.isEmpty()) {
       return distinct.size();
     }
+    return distinct.size() - missing.size() + fill(missing, entry -> {
+      long ttl = entry.value() != null ? l2TtlMillis : negativeL2TtlMillis;
+      long left = ttl - (clock.millis() - entry.fetchedAtMillis());
+      return left > 0 && left >= minTtlLeft.toMillis();
+    });
+  }
+
+  /**
+   * Loads {@code missing} into L2 as a background fill, reading each id from the origin at most
+   * once across this pod's lookups and every pod's fill leases: an id this pod is already loading
+   * for a lookup is left to that load; the others become shared loads of their own, so lookups
+   * that miss them meanwhile wait for this fill instead of reading the origin again; and each takes
+   * its fill lease ({@link FillLease#claim}), so a lookup of another pod that holds it is waited
+   * for. Returns how many of {@code missing} L2 now holds.
+   */
+  private int fill(List<String> missing, Predicate<L2Tier.Entry<V>> wanted) {
+    Map<String, CompletableFuture<V>> mine = new LinkedHashMap<>();
+    Map<String, CompletableFuture<V>> lookups = new LinkedHashMap<>();
+    for (String id : missing) {
+      CompletableFuture<V> own = new CompletableFuture<>();
+      CompletableFuture<V> running = inFlight.putIfAbsent(id, own);
+      if (running == null) {
+        mine.put(id, own);
+      } else {
+        lookups.put(id, running);
+      }
+    }
+    int held = 0;
+    if (!mine.isEmpty()) {
+      held += fillOwn(mine, wanted);
+    }
+    // A lookup's load writes L2 when it completes; waiting for it keeps the count honest. Its
+    // origin read is bounded like a refresh's, by the lock TTL.
+    long deadline = System.nanoTime() + FILL_TIMEOUT.toNanos() + lockTtlNanos;
+    for (CompletableFuture<V> lookup : lookups.values()) {
+      try {
+        lookup.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        held++;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (Exception e) {
+        // Failed or still running: not counted, so the caller tries the id again.
+      }
+    }
+    return held;
+  }
+
+  /** {@link #fill} of the ids whose shared loads it registered in {@code mine}. */
+  private int fillOwn(Map<String, CompletableFuture<V>> mine, Predicate<L2Tier.Entry<V>> wanted) {
+    List<String> ids = new ArrayList<>(mine.keySet());
+    FillLease.Claim<V> claim = fillLease == null ? FillLease.Claim.none(ids)
+        : fillLease.claim(ids, wanted, FILL_TIMEOUT);
+    try {
+      int held = served(claim.filled(), mine);
+      held += loadAndWrite(claim.load(), mine);
+      if (!claim.awaited().isEmpty()) {
+        // After this fill's own reads: a batch does not stall behind another pod's slow one.
+        FillLease.Waited<V> waited = fillLease.awaitFills(claim.awaited(), wanted, FILL_TIMEOUT);
+        held += served(waited.filled(), mine);
+        held += loadAndWrite(waited.load(), mine);
+      }
+      return held;
+    } finally {
+      if (!claim.won().isEmpty()) {
+        fillLease.release(claim.won(), claim.token(), FILL_TIMEOUT);
+      }
+      // Whatever did not complete above (an origin or unexpected error): lookups that joined
+      // the fill must not hang on it.
+      handOver(mine, ids, new IllegalStateException("cache '" + name
+          + "': the fill of L2 that this lookup joined ended without a value"));
+    }
+  }
+
+  /** Completes the shared loads of ids that another pod's fill wrote; returns how many. */
+  private int served(Map<String, L2Tier.Entry<V>> filled, Map<String, CompletableFuture<V>> mine) {
+    filled.forEach((id, entry) -> succeed(id, mine.get(id), entry.value()));
+    return filled.size();
+  }
+
+  /**
+   * Reads {@code ids} with one origin call, writes them to L2 and awaits the writes, then
+   * completes their shared loads (this pod's L1 is left as it was). Returns how many were written.
+   *
+   * @throws CacheLoadException if the origin failed, after ending the shared loads of {@code ids}
+   */
+  private int loadAndWrite(List<String> ids, Map<String, CompletableFuture<V>> mine) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
     Map<String, V> loaded;
     try {
-      loaded = callOrigin(missing);
-    } catch (OriginRefused e) {
-      throw new CacheLoadException(name, missing.get(0), originBreaker.refusal() + "; a batch of "
-          + missing.size() + " ids was not loaded to fill L2", originBreaker.lastError());
-    } catch (Exception e) {
-      throw new CacheLoadException(name, missing.get(0),
-          "the origin failed loading a batch of " + missing.size() + " ids to fill L2", e);
+      loaded = callOrigin(ids);
+    } catch (Throwable e) {
+      CacheLoadException failure = e == REFUSED
+          ? new CacheLoadException(name, ids.get(0), originBreaker.refusal() + "; a batch of "
+              + ids.size() + " ids was not loaded to fill L2", originBreaker.lastError())
+          : new CacheLoadException(name, ids.get(0),
+              "the origin failed loading a batch of " + ids.size() + " ids to fill L2", e);
+      handOver(mine, ids, failure);
+      throw failure;
     }
     long fetchedAt = clock.millis();
-    List<CompletableFuture<Boolean>> writes = new ArrayList<>(missing.size());
-    for (String id : missing) {
+    List<CompletableFuture<Boolean>> writes = new ArrayList<>(ids.size());
+    for (String id : ids) {
       V value = loaded.get(id);
       writes.add(l2.write(id, value, fetchedAt, value == null ? negativeL2TtlMillis : l2TtlMillis,
           FILL_TIMEOUT));
     }
     int written = 0;
-    for (CompletableFuture<Boolean> write : writes) {
-      if (write.join()) {
+    for (int i = 0; i < ids.size(); i++) {
+      if (writes.get(i).join()) {
         written++;
       }
+      succeed(ids.get(i), mine.get(ids.get(i)), loaded.get(ids.get(i)));
     }
-    return distinct.size() - missing.size() + written;
+    return written;
+  }
+
+  /**
+   * Ends this fill's shared loads of {@code ids} that are still open, as a lookup's failed origin
+   * read ends: with the value L1 still holds if it is within {@code staleIfError}, else with
+   * {@code error}. Only lookups that joined the fill see it.
+   */
+  private void handOver(Map<String, CompletableFuture<V>> mine, List<String> ids, Throwable error) {
+    long now = clock.millis();
+    for (String id : ids) {
+      CompletableFuture<V> future = mine.get(id);
+      if (future.isDone()) {
+        continue;
+      }
+      L1Entry<V> kept = l1.getKept(id);
+      if (kept != null && now - kept.fetchedAtMillis() < staleIfErrorMillis) {
+        metrics.staleServed.increment();
+        succeed(id, future, kept.value());
+      } else {
+        fail(id, future, error);
+      }
+    }
   }
 
   /**

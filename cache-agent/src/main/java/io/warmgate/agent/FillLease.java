@@ -6,11 +6,14 @@ import io.warmgate.agent.l2.L2Store;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +45,10 @@ import org.slf4j.LoggerFactory;
  * without the lease, and never when L2 is slow or down. A wait holds no thread: a poll is a timer
  * task that sends one command; replies are handled where L2 replies are, and origin loads run on
  * the cache's executor.
+ *
+ * <p>A background fill ({@link TieredCache#fillL2}) takes the same leases ({@link #claim}), so a
+ * preload and the lookups of other pods read an id once between them; it waits for leases held
+ * elsewhere on its own thread ({@link #awaitFills}), for up to the lease's expiry.
  *
  * <p>The lease expires after {@code lockTtl}, the bound the refresh lock already puts on one origin
  * load: long enough that a slow holder keeps it until its value is written (a lease that expired
@@ -127,6 +134,141 @@ final class FillLease<V> {
         misses.load(ids, () -> release(ids, token));
       }
     });
+  }
+
+  /**
+   * What a background fill ({@link TieredCache#fillL2}) may do with the ids it lacks: the ones to
+   * read from the origin now, the leases among them that are its own (to release once written),
+   * the entries another pod's fill already wrote, and the ids whose lease another pod
+   * holds, to {@link #awaitFills await}.
+   */
+  record Claim<V>(List<String> load, List<String> won, byte[] token,
+      Map<String, L2Tier.Entry<V>> filled, List<String> awaited) {
+
+    /** Every id goes to the origin: no lease is taken. */
+    static <V> Claim<V> none(List<String> ids) {
+      return new Claim<>(List.copyOf(ids), List.of(), null, Map.of(), List.of());
+    }
+  }
+
+  /** The end of a wait for other pods' fills: the entries they wrote, the ids left to read. */
+  record Waited<V>(Map<String, L2Tier.Entry<V>> filled, List<String> load) {}
+
+  /**
+   * Takes the fill lease of each of {@code ids} for a background fill, blocking the calling thread
+   * at most {@code timeout} for L2's answer: an id another pod's fill already wrote is done, one
+   * whose lease another pod holds is to be waited for, the others (lease won, or L2 did not
+   * answer) are to be read here.
+   *
+   * @param wanted whether an entry read from L2 will do, or must be loaded again
+   */
+  Claim<V> claim(List<String> ids, Predicate<L2Tier.Entry<V>> wanted, Duration timeout) {
+    if (store.breakerState() != CircuitBreaker.State.CLOSED) {
+      metrics.fillSkipped.increment(ids.size());
+      return Claim.none(ids);
+    }
+    byte[] token = (tokenPrefix + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+    List<CompletableFuture<Boolean>> leases = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      leases.add(store.setIfAbsent(keys.fillKey(id), token, leaseTtlMillis, timeout));
+    }
+    List<L2Tier.Fill<V>> fills = await(l2.readFill(ids, timeout), timeout);
+    Map<String, L2Tier.Entry<V>> filled = new LinkedHashMap<>();
+    List<String> load = new ArrayList<>(ids.size());
+    List<String> won = new ArrayList<>(ids.size());
+    List<String> wait = new ArrayList<>();
+    List<String> releaseNow = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
+      Boolean lease = await(leases.get(i), timeout);
+      boolean held = Boolean.TRUE.equals(lease);
+      L2Tier.Fill<V> fill = fills == null ? null : fills.get(i);
+      if (fill != null && fill.entry() != null && wanted.test(fill.entry())) {
+        metrics.fillWaited.increment();
+        filled.put(id, fill.entry());
+        if (held) {
+          releaseNow.add(id);
+        }
+      } else if (held) {
+        metrics.fillWon.increment();
+        won.add(id);
+        load.add(id);
+      } else if (lease == null || fill == null) {
+        metrics.fillSkipped.increment();
+        load.add(id);
+      } else if (!fill.leased()) {
+        metrics.fillLapsed.increment();
+        load.add(id);
+      } else {
+        wait.add(id);
+      }
+    }
+    if (!releaseNow.isEmpty()) {
+      release(releaseNow, token, timeout);
+    }
+    return new Claim<>(load, won, token, filled, wait);
+  }
+
+  /**
+   * Waits, blocking the calling thread, for the fills of {@code ids} that other pods' leases hold,
+   * polling L2 as lookups do, for at most the lease's own expiry: the bound its holder has to
+   * write. An id whose lease lapses without a value, or is still held then, is to be read here.
+   */
+  Waited<V> awaitFills(List<String> ids, Predicate<L2Tier.Entry<V>> wanted, Duration timeout) {
+    Map<String, L2Tier.Entry<V>> filled = new LinkedHashMap<>();
+    List<String> load = new ArrayList<>();
+    List<String> wait = ids;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseTtlMillis);
+    long delay = FIRST_POLL_NANOS;
+    while (!wait.isEmpty()) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        metrics.fillTimeout.increment(wait.size());
+        load.addAll(wait);
+        break;
+      }
+      try {
+        TimeUnit.NANOSECONDS.sleep(Math.min(delay, left));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        load.addAll(wait);
+        break;
+      }
+      delay = Math.min(2 * delay, MAX_POLL_NANOS);
+      List<L2Tier.Fill<V>> polled = await(l2.readFill(wait, timeout), timeout);
+      if (polled == null) {
+        metrics.fillSkipped.increment(wait.size());
+        load.addAll(wait);
+        break;
+      }
+      List<String> still = new ArrayList<>();
+      for (int i = 0; i < wait.size(); i++) {
+        L2Tier.Fill<V> fill = polled.get(i);
+        if (fill.entry() != null && wanted.test(fill.entry())) {
+          metrics.fillWaited.increment();
+          filled.put(wait.get(i), fill.entry());
+        } else if (!fill.leased()) {
+          metrics.fillLapsed.increment();
+          load.add(wait.get(i));
+        } else {
+          still.add(wait.get(i));
+        }
+      }
+      wait = still;
+    }
+    return new Waited<>(filled, load);
+  }
+
+  /** The value of {@code future} within {@code timeout}; null if it failed or took longer. */
+  private static <T> T await(CompletableFuture<T> future, Duration timeout) {
+    try {
+      return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (Exception e) {
+      return null;
+    }
   }
 
   private void leased(List<String> ids, List<CompletableFuture<Boolean>> leases,
@@ -245,5 +387,18 @@ final class FillLease<V> {
     for (String id : ids) {
       store.deleteIfEquals(keys.fillKey(id), token);
     }
+  }
+
+  /**
+   * {@link #release(List, byte[])} for a background fill: bounded by {@code timeout}, and
+   * awaited, so that the fill's commands are over when it returns instead of queueing in front
+   * of the lookups that follow.
+   */
+  void release(List<String> ids, byte[] token, Duration timeout) {
+    List<CompletableFuture<Boolean>> deletes = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      deletes.add(store.deleteIfEquals(keys.fillKey(id), token, timeout));
+    }
+    deletes.forEach(delete -> await(delete, timeout));
   }
 }

@@ -137,6 +137,11 @@ final class L2Tier<V> {
    * unreadable entry is null and not counted again (the lookup's own read counted it).
    */
   CompletableFuture<List<Fill<V>>> readFill(List<String> ids) {
+    return readFill(ids, null);
+  }
+
+  /** {@link #readFill(List)} bounded by {@code timeout} (null: the lookup budget). */
+  CompletableFuture<List<Fill<V>>> readFill(List<String> ids, Duration timeout) {
     int n = ids.size();
     List<String> keyList = new ArrayList<>(2 * n);
     for (String id : ids) {
@@ -145,7 +150,7 @@ final class L2Tier<V> {
     for (String id : ids) {
       keyList.add(keys.fillKey(id));
     }
-    return store.getAll(keyList).thenApply(bytes -> {
+    return (timeout == null ? store.getAll(keyList) : store.getAll(keyList, timeout)).thenApply(bytes -> {
       List<Fill<V>> fills = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
         byte[] value = bytes.get(i);

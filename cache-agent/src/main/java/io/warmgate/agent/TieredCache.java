@@ -96,6 +96,12 @@ public interface TieredCache<V> extends AutoCloseable {
    * If L2 cannot be read, the origin is not called and 0 is returned.
    * This warms a key space ahead of traffic (the preload worker); lookups never need it.
    *
+   * <p>A fill reads each id from the origin at most once together with the lookups that miss it
+   * meanwhile: an id this pod is loading for a lookup is left to that load; lookups of this pod
+   * that miss an id being filled wait for the fill; and the fill takes each id's fill lease, so
+   * it waits (up to the lock TTL) for a lookup of another pod that holds one instead of reading
+   * the id a second time.
+   *
    * @return how many distinct ids L2 held or was written with; a write that failed or timed out
    *     is not counted, so the caller can retry
    * @throws IllegalArgumentException if {@code ids} holds an invalid id

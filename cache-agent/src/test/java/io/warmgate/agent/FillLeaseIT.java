@@ -396,4 +396,93 @@ class FillLeaseIT {
     assertThat(b.origin.calls).hasValue(0);
     awaitNoLeaseLeft();
   }
+
+  @Test
+  void aFillWaitsForAnotherPodsLookupOfAnIdAndReadsOnlyTheOthers() throws Exception {
+    Pod a = pod("a", LONG_WAIT);
+    Pod b = pod("b", LONG_WAIT);
+    String looked = IDS.get(0);
+    a.origin.hold();
+    CompletableFuture<String> lookup = a.cache.getAsync(looked);
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+
+    CompletableFuture<Integer> fill = CompletableFuture.supplyAsync(() -> b.cache.fillL2(IDS.subList(0, 5)));
+    // b reads the ids whose lease it won while it waits for a's.
+    await().atMost(Duration.ofSeconds(5)).until(() -> b.origin.calls.get() == 1);
+    assertThat(fill).as("the fill waits for the lease a holds").isNotDone();
+    a.origin.release();
+
+    assertThat(fill.get(10, TimeUnit.SECONDS)).isEqualTo(5);
+    assertThat(lookup.join()).isEqualTo("D" + looked);
+    assertThat(reads).as("origin reads per id, both pods").hasSize(5)
+        .allSatisfy((id, n) -> assertThat(n.get()).as(id).isEqualTo(1));
+    assertThat(b.origin.calls).as("one origin call for the four ids b won").hasValue(1);
+    assertThat(b.lease("won")).isEqualTo(4);
+    assertThat(b.lease("waited")).isEqualTo(1);
+    awaitNoLeaseLeft();
+  }
+
+  @Test
+  void aLookupOfAnotherPodWaitsForAFillsLease() {
+    Pod a = pod("a", LONG_WAIT);
+    Pod b = pod("b", LONG_WAIT);
+    List<String> batch = IDS.subList(0, 5);
+    a.origin.hold();
+    CompletableFuture<Integer> fill = CompletableFuture.supplyAsync(() -> a.cache.fillL2(batch));
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+
+    CompletableFuture<String> lookup = b.cache.getAsync(batch.get(2));
+    awaitLeaseAttempts(batch.size() + 1);
+    a.origin.release();
+
+    assertThat(lookup.join()).isEqualTo("D" + batch.get(2));
+    assertThat(fill.join()).isEqualTo(5);
+    assertThat(reads).as("origin reads per id, both pods").hasSize(5)
+        .allSatisfy((id, n) -> assertThat(n.get()).as(id).isEqualTo(1));
+    assertThat(b.lease("waited")).isEqualTo(1);
+    awaitNoLeaseLeft();
+  }
+
+  @Test
+  void lookupsOfThePodThatFillsJoinTheFillInsteadOfReadingTheOriginAgain() {
+    Pod a = pod("a", LONG_WAIT);
+    List<String> batch = IDS.subList(0, 5);
+    a.origin.hold();
+    CompletableFuture<Integer> fill = CompletableFuture.supplyAsync(() -> a.cache.fillL2(batch));
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+
+    CompletableFuture<Map<String, String>> lookups = a.cache.getAllAsync(batch);
+    assertThat(lookups).isNotDone();
+    a.origin.release();
+
+    assertThat(lookups.join()).containsExactlyEntriesOf(expected(batch));
+    assertThat(fill.join()).isEqualTo(5);
+    assertThat(a.origin.calls).as("the fill's call only").hasValue(1);
+    assertThat(reads).allSatisfy((id, n) -> assertThat(n.get()).as(id).isEqualTo(1));
+    assertThat(a.count("warmgate.cache.gets", "tier", "l2", "result", "miss"))
+        .as("the lookups joined the fill before reading L2").isZero();
+    awaitNoLeaseLeft();
+  }
+
+  @Test
+  void aFillTheOriginFailsEndsTheLookupsThatJoinedItAndALaterFillReadsAgain() {
+    Pod a = pod("a", LONG_WAIT);
+    List<String> batch = IDS.subList(0, 3);
+    a.origin.hold();
+    a.origin.failure = new IllegalStateException("spanner unavailable");
+    CompletableFuture<Integer> fill = CompletableFuture.supplyAsync(() -> a.cache.fillL2(batch));
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+    CompletableFuture<String> lookup = a.cache.getAsync(batch.get(0));
+    a.origin.release();
+
+    assertThatThrownBy(fill::join).hasCauseInstanceOf(CacheLoadException.class)
+        .hasMessageContaining("to fill L2").hasStackTraceContaining("spanner unavailable");
+    assertThatThrownBy(() -> lookup.get(5, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(CacheLoadException.class).hasStackTraceContaining("spanner unavailable");
+    awaitNoLeaseLeft();
+
+    a.origin.failure = null;
+    assertThat(a.cache.fillL2(batch)).isEqualTo(3);
+    assertThat(a.cache.get(batch.get(0))).isEqualTo("D" + batch.get(0));
+  }
 }

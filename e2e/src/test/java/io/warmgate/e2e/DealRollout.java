@@ -18,7 +18,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One deal-service Rollout with its CachePolicy, made from {@code examples/local/rollout.yaml} and
@@ -299,6 +302,45 @@ final class DealRollout implements AutoCloseable {
 
   List<Integer> ports() {
     return pods.ports();
+  }
+
+  /**
+   * What decided where the running pods' origin reads came from, summed over them from their
+   * {@code /metrics}: fill lease outcomes, refreshes, L2 errors and skips. Printed beside a count
+   * of origin reads, it tells a duplicate read's cause (a lease wait that timed out, an L2 call
+   * that failed and skipped the lease, a refresh) from a bug.
+   */
+  String originReadCauses() {
+    Pattern sample = Pattern.compile(
+        "^(warmgate_(?:fill_lease|refresh|l2_errors|l2_skipped|origin_keys|origin_errors)_total)"
+            + "\\{([^}]*)\\} (\\S+)$");
+    Pattern label = Pattern.compile("(\\w+)=\"([^\"]*)\"");
+    Map<String, Double> sums = new TreeMap<>();
+    int scraped = 0;
+    for (int port : ports()) {
+      String metrics = Http.body("http://127.0.0.1:" + port + "/metrics");
+      if (metrics == null) {
+        continue;
+      }
+      scraped++;
+      for (String line : metrics.split("\n")) {
+        Matcher m = sample.matcher(line);
+        if (!m.matches() || !m.group(2).contains("cache=\"" + cacheName + "\"")) {
+          continue;
+        }
+        StringBuilder key = new StringBuilder(m.group(1).replace("warmgate_", "").replace("_total", ""));
+        Matcher l = label.matcher(m.group(2));
+        while (l.find()) {
+          if (List.of("outcome", "result", "kind").contains(l.group(1))) {
+            key.append(' ').append(l.group(2));
+          }
+        }
+        sums.merge(key.toString(), Double.parseDouble(m.group(3)), Double::sum);
+      }
+    }
+    StringBuilder out = new StringBuilder(scraped + " of " + ports().size() + " pods:");
+    sums.forEach((key, value) -> out.append(' ').append(key).append('=').append(value.longValue()).append(';'));
+    return out.toString();
   }
 
   /** The pod-template hash of each of the app's pods that runs now. */

@@ -30,4 +30,18 @@ final class Http {
       return -1;
     }
   }
+
+  /** The body of a GET that answered 200, or null. */
+  static String body(String url) {
+    try {
+      HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(url))
+          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      return response.statusCode() == 200 ? response.body() : null;
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
 }

@@ -112,7 +112,11 @@ class RolloutGateE2E {
       String loads = valkey.hget("{wg:" + app.cacheName + "}:stats:" + canaryHash, "originLoads");
       long originReads = loads == null ? 0 : Long.parseLong(loads);
       long distinctKeys = valkey.pfcount("{wg:" + app.cacheName + "}:keys:" + canaryHash);
-      assertThat(originReads).as("Spanner reads of the v2 key space vs the distinct keys it holds")
+      String causes = app.originReadCauses();
+      System.out.printf("%s: %d Spanner reads for %d distinct keys of the v2 key space; %s%n",
+          name, originReads, distinctKeys, causes);
+      assertThat(originReads).as("Spanner reads of the v2 key space vs the distinct keys it holds "
+              + "(%s)", causes)
           .isLessThanOrEqualTo(Math.round(1.05 * distinctKeys) + 5);
     }
   }

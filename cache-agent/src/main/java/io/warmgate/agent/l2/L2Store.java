@@ -198,15 +198,35 @@ public final class L2Store implements AutoCloseable {
 
   /** {@code SET key value NX PX ttlMillis}; completes with whether the key was set. */
   public CompletableFuture<Boolean> setIfAbsent(String key, byte[] value, long ttlMillis) {
-    return guarded(() -> connection.async().set(key, value, SetArgs.Builder.nx().px(ttlMillis)))
-        .thenApply("OK"::equals);
+    return setIfAbsent(key, value, ttlMillis, budgetNanos);
+  }
+
+  /** {@link #setIfAbsent(String, byte[], long)} bounded by {@code timeout}: see {@link #getAll(List, Duration)}. */
+  public CompletableFuture<Boolean> setIfAbsent(String key, byte[] value, long ttlMillis,
+      Duration timeout) {
+    return setIfAbsent(key, value, ttlMillis, timeout.toNanos());
+  }
+
+  private CompletableFuture<Boolean> setIfAbsent(String key, byte[] value, long ttlMillis,
+      long timeoutNanos) {
+    return guarded(() -> connection.async().set(key, value, SetArgs.Builder.nx().px(ttlMillis)),
+        timeoutNanos, replies).thenApply("OK"::equals);
   }
 
   /** Deletes {@code key} if it holds {@code expected} (one Lua call); completes with whether it did. */
   public CompletableFuture<Boolean> deleteIfEquals(String key, byte[] expected) {
+    return deleteIfEquals(key, expected, budgetNanos);
+  }
+
+  /** {@link #deleteIfEquals(String, byte[])} bounded by {@code timeout}: see {@link #getAll(List, Duration)}. */
+  public CompletableFuture<Boolean> deleteIfEquals(String key, byte[] expected, Duration timeout) {
+    return deleteIfEquals(key, expected, timeout.toNanos());
+  }
+
+  private CompletableFuture<Boolean> deleteIfEquals(String key, byte[] expected, long timeoutNanos) {
     return guarded(() -> connection.async().<Long>eval(
-            COMPARE_AND_DELETE, ScriptOutputType.INTEGER, new String[] {key}, expected))
-        .thenApply(n -> n != null && n == 1L);
+            COMPARE_AND_DELETE, ScriptOutputType.INTEGER, new String[] {key}, expected),
+        timeoutNanos, replies).thenApply(n -> n != null && n == 1L);
   }
 
   /**
