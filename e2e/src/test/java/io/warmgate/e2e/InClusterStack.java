@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.client.dsl.RollableScalableResource;
 import io.fabric8.kubernetes.client.readiness.Readiness;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.warmgate.example.deal.DealSeeder;
 import io.warmgate.testing.EmulatorDatabase;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.SpannerEmulator;
