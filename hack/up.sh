@@ -17,7 +17,7 @@ build() {
   if [[ "${WARMGATE_SKIP_BUILD:-0}" == 1 ]]; then return; fi
   log "building the operator, deal-service and local-pods (mvn package, tests skipped)"
   (cd "$WARMGATE_ROOT" && mvn -B -q -ntp -Dstyle.color=never package -DskipTests \
-    -pl test-support,operator,examples/deal-service,examples/local-pods -am)
+    -pl test-support,operator,examples/deal,examples/deal-service,examples/local-pods -am)
 }
 
 start_redis() {
@@ -29,12 +29,17 @@ start_spanner() {
   start_bg spanner-emulator "$SPANNER_EMULATOR_BIN" --host_port "127.0.0.1:$SPANNER_PORT"
   wait_for "Spanner emulator on :$SPANNER_PORT" 30 bash -c "exec 3<>/dev/tcp/127.0.0.1/$SPANNER_PORT"
   log "creating the deals database and seeding $DEMO_DEALS deals"
-  local cp
-  cp="$(module_cp test-support)"
-  SPANNER_EMULATOR_HOST="127.0.0.1:$SPANNER_PORT" GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS=false \
-    java -cp "$cp" io.warmgate.testing.DealSeeder --create \
+  local create_cp seed_cp
+  create_cp="$(module_cp test-support)"
+  seed_cp="$(module_cp examples/deal)"
+  export SPANNER_EMULATOR_HOST="127.0.0.1:$SPANNER_PORT" GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS=false
+  java -cp "$create_cp" io.warmgate.testing.EmulatorDatabase \
+    "$SPANNER_PROJECT" "$SPANNER_INSTANCE" "$SPANNER_DATABASE" >>"$LOG_DIR/seed.log" 2>&1 \
+    || die "creating the database failed: see $LOG_DIR/seed.log"
+  java -cp "$seed_cp" io.warmgate.example.deal.DealSeeder \
     "$SPANNER_PROJECT" "$SPANNER_INSTANCE" "$SPANNER_DATABASE" "$DEMO_DEALS" >>"$LOG_DIR/seed.log" 2>&1 \
     || die "seeding failed: see $LOG_DIR/seed.log"
+  unset SPANNER_EMULATOR_HOST GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS
 }
 
 start_cluster() {

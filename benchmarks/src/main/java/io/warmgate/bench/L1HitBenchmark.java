@@ -4,7 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
-import io.warmgate.agent.deal.Deal;
+import io.warmgate.example.deal.Deal;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,10 +1,10 @@
 package io.warmgate.bench;
 
 import io.warmgate.agent.Origin;
-import io.warmgate.agent.deal.Deal;
-import io.warmgate.agent.deal.DealAd;
-import io.warmgate.agent.deal.DealStatus;
-import io.warmgate.agent.deal.DealTargeting;
+import io.warmgate.example.deal.Deal;
+import io.warmgate.example.deal.DealAd;
+import io.warmgate.example.deal.DealStatus;
+import io.warmgate.example.deal.DealTargeting;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;

@@ -32,13 +32,14 @@ import java.util.function.UnaryOperator;
  * Builds a {@link TieredCache}: the entry point of the agent.
  *
  * <pre>{@code
- * TieredCache<Deal> deals = WarmGate.newBuilder(Deal.class, new SpannerDealOrigin(databaseClient))
- *     .cacheName("deals")
+ * TieredCache<Product> products = WarmGate.newBuilder(Product.class, origin)
+ *     .cacheName("products")
  *     .valkeyUri("redis://valkey:6379")
  *     .build();
  * }</pre>
  * or, in a pod configured by the warmgate operator,
- * {@code WarmGate.fromEnvironment(Deal.class, origin).build()}.
+ * {@code WarmGate.fromEnvironment(Product.class, origin).build()}. The origin is any
+ * {@link Origin}; {@code warmgate-spanner-origin} provides a batched Cloud Spanner one.
  *
  * <p>Defaults: L1 TTL 60 s and 100 000 entries, L2 TTL 4 min, negative entries with the same TTLs,
  * refresh-ahead 60 s, lock TTL 5 s, fill wait 250 ms, L2 budget 20 ms, max staleness 5 min,

@@ -6,6 +6,8 @@
  * {@link io.warmgate.agent.TieredCache}, {@link io.warmgate.agent.Origin},
  * {@link io.warmgate.agent.WarmGateConfig} and {@link io.warmgate.agent.CacheLoadException}.
  * Sub-packages by capability: {@code l1}, {@code l2} (keys, envelope, client), {@code schema}
- * (schema hash) and {@code deal} (the Deal domain and its Spanner origin).
+ * (schema hash), {@code registry}, {@code stats}, {@code hot}, {@code preload}, {@code fleet}
+ * and {@code env}. The agent reads no database itself: origins such as the Cloud Spanner one
+ * ({@code warmgate-spanner-origin}) come in their own artifacts.
  */
 package io.warmgate.agent;

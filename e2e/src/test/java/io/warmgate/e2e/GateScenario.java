@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
@@ -15,7 +15,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.warmgate.testing.DealSeeder;
+import io.warmgate.example.deal.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;

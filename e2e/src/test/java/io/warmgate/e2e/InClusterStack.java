@@ -14,7 +14,7 @@ import io.fabric8.kubernetes.client.dsl.RollableScalableResource;
 import io.fabric8.kubernetes.client.readiness.Readiness;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.warmgate.testing.DealSeeder;
+import io.warmgate.testing.EmulatorDatabase;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.SpannerEmulator;
 import java.io.IOException;
@@ -129,7 +129,7 @@ final class InClusterStack implements Stack {
     spanner = SpannerOptions.newBuilder().setProjectId(SpannerEmulator.PROJECT_ID)
         .setEmulatorHost("127.0.0.1:" + spannerForward.getLocalPort())
         .setCredentials(NoCredentials.getInstance()).build().getService();
-    DealSeeder.createIfMissing(spanner, SpannerEmulator.PROJECT_ID, SpannerEmulator.INSTANCE_ID,
+    EmulatorDatabase.createIfMissing(spanner, SpannerEmulator.PROJECT_ID, SpannerEmulator.INSTANCE_ID,
         SpannerEmulator.DEFAULT_DATABASE_ID);
   }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.warmgate.testing.DealSeeder;
+import io.warmgate.example.deal.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.WarmgatePaths;
 import java.nio.file.Path;

@@ -299,7 +299,11 @@ public final class SpannerEmulator implements ManagedService {
     return splitStatements(text);
   }
 
-  static List<String> splitStatements(String sql) {
+  /**
+   * Splits a SQL script such as {@code examples/spanner/seed.sql} into its statements: {@code --}
+   * comments removed, split at {@code ;}, blank ones dropped.
+   */
+  public static List<String> splitStatements(String sql) {
     StringBuilder withoutComments = new StringBuilder();
     for (String line : sql.split("\n", -1)) {
       int comment = line.indexOf("--");

@@ -2,7 +2,7 @@
  * Test infrastructure that runs warmgate's real dependencies on free loopback ports: Redis
  * ({@link io.warmgate.testing.RedisExtension}, also TLS-only), a Redis cluster
  * ({@link io.warmgate.testing.RedisClusterExtension}), the Cloud Spanner emulator
- * ({@link io.warmgate.testing.SpannerEmulatorExtension}, {@link io.warmgate.testing.DealSeeder}),
+ * ({@link io.warmgate.testing.SpannerEmulatorExtension}, {@link io.warmgate.testing.EmulatorDatabase}),
  * kube-apiserver ({@link io.warmgate.testing.KubeApiServerExtension},
  * {@link io.warmgate.testing.KubeApiServer#shared()}) and a kwok cluster with Argo Rollouts
  * ({@link io.warmgate.testing.KwokClusterExtension}).

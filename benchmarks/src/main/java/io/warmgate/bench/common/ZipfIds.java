@@ -1,6 +1,6 @@
 package io.warmgate.bench.common;
 
-import io.warmgate.testing.DealSeeder;
+import io.warmgate.example.deal.DealSeeder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

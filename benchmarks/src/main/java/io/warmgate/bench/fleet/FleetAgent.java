@@ -7,9 +7,10 @@ import com.google.cloud.spanner.SpannerOptions;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
-import io.warmgate.agent.deal.Deal;
-import io.warmgate.agent.deal.SpannerDealOrigin;
 import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.example.deal.Deal;
+import io.warmgate.example.deal.DealOrigin;
+import io.warmgate.spanner.SpannerOrigin;
 import io.warmgate.testing.SpannerEmulator;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -47,7 +48,7 @@ final class FleetAgent implements AutoCloseable {
         .setCredentials(NoCredentials.getInstance())
         .build()
         .getService();
-    SpannerDealOrigin origin = new SpannerDealOrigin(spanner.getDatabaseClient(DatabaseId.of(
+    SpannerOrigin<Deal> origin = DealOrigin.spanner(spanner.getDatabaseClient(DatabaseId.of(
         SpannerEmulator.PROJECT_ID, SpannerEmulator.INSTANCE_ID, SpannerEmulator.DEFAULT_DATABASE_ID)),
         ORIGIN_TIMEOUT);
     WarmGate<Deal> builder = WarmGate.newBuilder(Deal.class, counter.wrap(origin))

@@ -1,9 +1,9 @@
 package io.warmgate.bench.fleet;
 
 import io.warmgate.agent.WarmGate;
-import io.warmgate.agent.deal.Deal;
 import io.warmgate.agent.l2.ValkeyEndpoint;
-import io.warmgate.testing.DealSeeder;
+import io.warmgate.example.deal.Deal;
+import io.warmgate.example.deal.DealSeeder;
 import io.warmgate.testing.RedisCluster;
 import io.warmgate.testing.RedisServer;
 import io.warmgate.testing.SpannerEmulator;

@@ -1,7 +1,9 @@
 package io.warmgate.bench.fleet;
 
-import io.warmgate.agent.deal.SpannerDealOrigin;
-import io.warmgate.testing.DealSeeder;
+import io.warmgate.example.deal.Deal;
+import io.warmgate.example.deal.DealOrigin;
+import io.warmgate.example.deal.DealSeeder;
+import io.warmgate.spanner.SpannerOrigin;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,7 +82,7 @@ final class PreloadBench {
    * paced per batch to at most {@code rate} ids/s as the worker paces itself.
    */
   private static Row raw(FleetFixture fixture, List<String> ids, int rate) throws InterruptedException {
-    SpannerDealOrigin origin = new SpannerDealOrigin(fixture.emulator().databaseClient(),
+    SpannerOrigin<Deal> origin = DealOrigin.spanner(fixture.emulator().databaseClient(),
         FleetAgent.ORIGIN_TIMEOUT);
     int batch = Math.min(Preloader.BATCH_SIZE, rate);
     long start = System.nanoTime();

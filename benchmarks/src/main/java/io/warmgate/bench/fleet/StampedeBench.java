@@ -1,13 +1,13 @@
 package io.warmgate.bench.fleet;
 
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.KeyValue;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.Envelope;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.testing.DealSeeder;
+import io.warmgate.example.deal.DealSeeder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.warmgate.bench.release;
 
-import io.warmgate.agent.deal.Deal;
+import io.warmgate.example.deal.Deal;
 
 /**
  * The cached type of the new version: a Deal plus one field, so its schema hash differs and the

@@ -8,9 +8,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.Origin;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
-import io.warmgate.agent.deal.Deal;
-import io.warmgate.agent.deal.SpannerDealOrigin;
 import io.warmgate.agent.hot.HotKeys;
+import io.warmgate.example.deal.Deal;
+import io.warmgate.example.deal.DealOrigin;
+import io.warmgate.spanner.SpannerOrigin;
 import io.warmgate.testing.SpannerEmulator;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -55,7 +56,7 @@ final class ReleasePod implements AutoCloseable {
         .setCredentials(NoCredentials.getInstance())
         .build()
         .getService();
-    SpannerDealOrigin deals = new SpannerDealOrigin(spanner.getDatabaseClient(DatabaseId.of(
+    SpannerOrigin<Deal> deals = DealOrigin.spanner(spanner.getDatabaseClient(DatabaseId.of(
         SpannerEmulator.PROJECT_ID, SpannerEmulator.INSTANCE_ID, SpannerEmulator.DEFAULT_DATABASE_ID)),
         ORIGIN_TIMEOUT);
     cache = version.isNew()

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Typical deals for tests: the shape DealSeeder writes. */
+/** Typical deals for tests: the shape the example seeder writes. */
 public final class Deals {
 
   private Deals() {}

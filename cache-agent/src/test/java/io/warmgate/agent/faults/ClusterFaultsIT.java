@@ -46,8 +46,8 @@ class ClusterFaultsIT {
 
   /** Two pods under load, and the origin reads counted at each phase boundary. */
   private static final class Run implements AutoCloseable {
-    final Pod a;
-    final Pod b;
+    final Pod<Deal> a;
+    final Pod<Deal> b;
     final LoadDriver<Deal> load;
 
     Run() {

@@ -35,9 +35,9 @@ class CorruptL2IT {
     InMemoryDeals origin = new InMemoryDeals(DEALS, 1);
     List<String> ids = InMemoryDeals.ids(DEALS);
     // Generous budget: a timeout would also send an id to the origin and blur the accounting.
-    try (Pod writer = Pod.start("writer", origin, redis.uri(), w -> w);
-        Pod a = Pod.start("pod-a", origin, redis.uri(), w -> w.l2Timeout(Duration.ofMillis(500)));
-        Pod b = Pod.start("pod-b", origin, redis.uri(), w -> w.l2Timeout(Duration.ofMillis(500)));
+    try (Pod<Deal> writer = Pod.start("writer", origin, redis.uri(), w -> w);
+        Pod<Deal> a = Pod.start("pod-a", origin, redis.uri(), w -> w.l2Timeout(Duration.ofMillis(500)));
+        Pod<Deal> b = Pod.start("pod-b", origin, redis.uri(), w -> w.l2Timeout(Duration.ofMillis(500)));
         RawRedis raw = new RawRedis(redis.uri())) {
       writer.cache.fillL2(ids.subList(0, 1_000));
       writer.cache.fillL2(ids.subList(1_000, DEALS));

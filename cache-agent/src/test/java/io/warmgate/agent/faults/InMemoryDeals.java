@@ -3,7 +3,6 @@ package io.warmgate.agent.faults;
 import io.warmgate.agent.Origin;
 import io.warmgate.agent.deal.Deal;
 import io.warmgate.agent.deal.Deals;
-import io.warmgate.testing.DealSeeder;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +27,7 @@ final class InMemoryDeals implements Origin<Deal> {
   }
 
   static List<String> ids(int count) {
-    return IntStream.rangeClosed(1, count).mapToObj(DealSeeder::dealId).toList();
+    return IntStream.rangeClosed(1, count).mapToObj(n -> String.format("deal-%06d", n)).toList();
   }
 
   @Override

@@ -44,8 +44,8 @@ class L2OutageOriginLoadIT {
   void originReadsDuringAnL2OutageStayWithinAMultipleOfSteadyState() {
     redis.flushAll();
     InMemoryDeals origin = new InMemoryDeals(DEALS, 2);
-    try (Pod a = Pod.start("pod-a", origin, redis.uri(), SETTINGS);
-        Pod b = Pod.start("pod-b", origin, redis.uri(), SETTINGS)) {
+    try (Pod<Deal> a = Pod.start("pod-a", origin, redis.uri(), SETTINGS);
+        Pod<Deal> b = Pod.start("pod-b", origin, redis.uri(), SETTINGS)) {
       LoadDriver<Deal> load = LoadDriver.start(List.of(a.cache, b.cache),
           KeyChooser.zipf(InMemoryDeals.ids(DEALS), 0.9), 1_000, 3,
           (id, deal) -> deal != null && deal.dealId().equals(id), "warm-up");
@@ -87,7 +87,7 @@ class L2OutageOriginLoadIT {
   }
 
   /** Ids asked of the origin and origin calls, both pods together. */
-  private static long[] reads(Pod a, Pod b) {
+  private static long[] reads(Pod<Deal> a, Pod<Deal> b) {
     return new long[] {a.origin.keys() + b.origin.keys(), a.origin.calls() + b.origin.calls()};
   }
 }

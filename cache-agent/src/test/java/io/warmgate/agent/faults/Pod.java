@@ -11,18 +11,18 @@ import io.warmgate.agent.l2.ValkeyEndpoint;
 import java.util.function.UnaryOperator;
 
 /** One cache instance as a pod would run it: its own L2 connection, meters and counted origin. */
-final class Pod implements AutoCloseable {
+final class Pod<V> implements AutoCloseable {
 
   final String name;
-  final TieredCache<Deal> cache;
+  final TieredCache<V> cache;
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  final OriginMeter<Deal> origin;
+  final OriginMeter<V> origin;
 
-  private Pod(String name, Origin<Deal> origin, ValkeyEndpoint valkey,
-      UnaryOperator<WarmGate<Deal>> settings) {
+  private Pod(String name, Class<V> type, Origin<V> origin, ValkeyEndpoint valkey,
+      UnaryOperator<WarmGate<V>> settings) {
     this.name = name;
     this.origin = new OriginMeter<>(origin);
-    this.cache = settings.apply(WarmGate.newBuilder(Deal.class, this.origin)
+    this.cache = settings.apply(WarmGate.newBuilder(type, this.origin)
             .cacheName("deals")
             .valkey(valkey)
             .podName(name)
@@ -30,14 +30,19 @@ final class Pod implements AutoCloseable {
         .build();
   }
 
-  static Pod start(String name, Origin<Deal> origin, String redisUri,
+  static Pod<Deal> start(String name, Origin<Deal> origin, String redisUri,
       UnaryOperator<WarmGate<Deal>> settings) {
-    return new Pod(name, origin, ValkeyEndpoint.standalone(redisUri), settings);
+    return start(name, Deal.class, origin, redisUri, settings);
   }
 
-  static Pod start(String name, Origin<Deal> origin, ValkeyEndpoint valkey,
+  static Pod<Deal> start(String name, Origin<Deal> origin, ValkeyEndpoint valkey,
       UnaryOperator<WarmGate<Deal>> settings) {
-    return new Pod(name, origin, valkey, settings);
+    return new Pod<>(name, Deal.class, origin, valkey, settings);
+  }
+
+  static <V> Pod<V> start(String name, Class<V> type, Origin<V> origin, String redisUri,
+      UnaryOperator<WarmGate<V>> settings) {
+    return new Pod<>(name, type, origin, ValkeyEndpoint.standalone(redisUri), settings);
   }
 
   KeySpace keys() {

@@ -21,8 +21,8 @@ final class RedisFaultFixture implements AutoCloseable {
   /** Long enough for L1 to keep whatever it loaded for the whole test: reloads then mean a miss. */
   static final Duration L1_TTL = Duration.ofMinutes(5);
 
-  final Pod a;
-  final Pod b;
+  final Pod<Deal> a;
+  final Pod<Deal> b;
   final List<String> ids = InMemoryDeals.ids(DEALS);
 
   RedisFaultFixture(ValkeyEndpoint valkey) {
@@ -36,7 +36,7 @@ final class RedisFaultFixture implements AutoCloseable {
     b.origin.trackIds();
   }
 
-  List<Pod> pods() {
+  List<Pod<Deal>> pods() {
     return List.of(a, b);
   }
 
@@ -93,7 +93,7 @@ final class RedisFaultFixture implements AutoCloseable {
   @Override
   public void close() {
     List<RuntimeException> errors = new ArrayList<>();
-    for (Pod p : pods()) {
+    for (Pod<Deal> p : pods()) {
       try {
         p.close();
       } catch (RuntimeException e) {

@@ -61,7 +61,7 @@ class RedisKillIT {
       assertThat(steadyL2Hits).as("L2 answered L1 misses before the fault").isGreaterThan(100);
       assertThat(breakerOpened).as("both breakers opened").containsExactly(true, true);
       assertThat(skipped).as("L2 calls skipped while open").isPositive();
-      for (Pod pod : pods.pods()) {
+      for (Pod<Deal> pod : pods.pods()) {
         // L1 keeps what it loaded for the whole run, so one load per id per pod, whatever L2 does.
         assertThat(pod.origin.maxLoadsOfOneId()).as("most loads of one id in %s", pod.name).isEqualTo(1);
       }

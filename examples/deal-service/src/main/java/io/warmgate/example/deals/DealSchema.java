@@ -1,7 +1,7 @@
 package io.warmgate.example.deals;
 
 import io.warmgate.agent.Origin;
-import io.warmgate.agent.deal.Deal;
+import io.warmgate.example.deal.Deal;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -13,7 +13,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.WarmGateConfig;
-import io.warmgate.agent.deal.SpannerDealOrigin;
+import io.warmgate.example.deal.Deal;
+import io.warmgate.example.deal.DealOrigin;
+import io.warmgate.spanner.SpannerOrigin;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -84,7 +86,7 @@ public final class DealService implements AutoCloseable {
           env.getOrDefault("SPANNER_DATABASE", "deals"));
       DatabaseClient client = spanner.getDatabaseClient(db);
       PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      cache = buildCache(config, schema, new SpannerDealOrigin(client), metrics);
+      cache = buildCache(config, schema, DealOrigin.spanner(client), metrics);
       ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
       handlers = Executors.newFixedThreadPool(32);
       server.setExecutor(handlers);
@@ -140,7 +142,7 @@ public final class DealService implements AutoCloseable {
   }
 
   private static <V> TieredCache<V> buildCache(WarmGateConfig config, DealSchema schema,
-      SpannerDealOrigin deals, PrometheusMeterRegistry metrics) {
+      SpannerOrigin<Deal> deals, PrometheusMeterRegistry metrics) {
     @SuppressWarnings("unchecked")
     Class<V> type = (Class<V>) schema.type();
     return WarmGate.fromConfig(config, type, schema.<V>adapt(deals)).meterRegistry(metrics).build();

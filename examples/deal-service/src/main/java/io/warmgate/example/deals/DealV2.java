@@ -1,8 +1,8 @@
 package io.warmgate.example.deals;
 
-import io.warmgate.agent.deal.Deal;
-import io.warmgate.agent.deal.DealAd;
-import io.warmgate.agent.deal.DealTargeting;
+import io.warmgate.example.deal.Deal;
+import io.warmgate.example.deal.DealAd;
+import io.warmgate.example.deal.DealTargeting;
 import java.util.List;
 
 /**

@@ -2,7 +2,7 @@ package io.warmgate.example.deals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.warmgate.testing.DealSeeder;
+import io.warmgate.example.deal.DealSeeder;
 import io.warmgate.testing.RedisExtension;
 import io.warmgate.testing.SpannerEmulatorExtension;
 import io.warmgate.testing.WarmgatePaths;

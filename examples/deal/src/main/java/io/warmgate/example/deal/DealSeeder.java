@@ -1,21 +1,15 @@
-package io.warmgate.testing;
+package io.warmgate.example.deal;
 
 import com.google.cloud.NoCredentials;
 import com.google.cloud.Timestamp;
-import com.google.cloud.spanner.DatabaseAdminClient;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.DatabaseId;
-import com.google.cloud.spanner.InstanceAdminClient;
-import com.google.cloud.spanner.InstanceConfigId;
-import com.google.cloud.spanner.InstanceId;
-import com.google.cloud.spanner.InstanceInfo;
 import com.google.cloud.spanner.Mutation;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerOptions;
 import com.google.cloud.spanner.Value;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Writes deterministic example deals into a database holding {@code examples/spanner/schema.sql}.
@@ -153,58 +147,30 @@ public final class DealSeeder {
   /**
    * Seeds a database from the command line: {@code DealSeeder <project> <instance> <database>
    * <count>}. Talks to the emulator named by {@code SPANNER_EMULATOR_HOST} when that is set, else
-   * to Cloud Spanner with application default credentials.
-   */
-  /**
-   * Command line: {@code DealSeeder [--create] <project> <instance> <database> <count>}. With
-   * {@code --create}, a missing instance and database are created first (the database with
-   * {@code examples/spanner/schema.sql}). Uses {@code SPANNER_EMULATOR_HOST} when it is set.
+   * to Cloud Spanner with application default credentials. The database must hold
+   * {@code examples/spanner/schema.sql}; on an emulator, {@code io.warmgate.testing.EmulatorDatabase}
+   * (test-support) creates it.
    */
   public static void main(String[] args) throws Exception {
-    List<String> rest = new ArrayList<>(List.of(args));
-    boolean create = rest.remove("--create");
-    if (rest.size() != 4 || !rest.get(3).matches("[0-9]{1,9}")) {
-      System.err.println("usage: DealSeeder [--create] <project> <instance> <database> <count>"
+    if (args.length != 4 || !args[3].matches("[0-9]{1,9}")) {
+      System.err.println("usage: DealSeeder <project> <instance> <database> <count>"
           + " (set SPANNER_EMULATOR_HOST=host:port for the emulator)");
       System.exit(2);
     }
-    String project = rest.get(0);
-    String instance = rest.get(1);
-    String database = rest.get(2);
-    int count = Integer.parseInt(rest.get(3));
+    String project = args[0];
+    String instance = args[1];
+    String database = args[2];
+    int count = Integer.parseInt(args[3]);
     SpannerOptions.Builder options = SpannerOptions.newBuilder().setProjectId(project);
     String emulator = System.getenv("SPANNER_EMULATOR_HOST");
     if (emulator != null && !emulator.isBlank()) {
       options.setEmulatorHost(emulator).setCredentials(NoCredentials.getInstance());
     }
     try (Spanner spanner = options.build().getService()) {
-      if (create) {
-        createIfMissing(spanner, project, instance, database);
-      }
       long start = System.nanoTime();
       seed(spanner.getDatabaseClient(DatabaseId.of(project, instance, database)), count);
       System.out.printf("seeded %d deals into %s/%s/%s in %d ms%n", count, project, instance, database,
           (System.nanoTime() - start) / 1_000_000);
-    }
-  }
-
-  /**
-   * Creates the instance and the database (with {@code examples/spanner/schema.sql}) unless they
-   * exist; for an emulator that test code does not start itself.
-   *
-   * @throws Exception if an admin call fails or takes longer than a minute
-   */
-  public static void createIfMissing(Spanner spanner, String project, String instance, String database)
-      throws Exception {
-    InstanceAdminClient instances = spanner.getInstanceAdminClient();
-    if (instances.listInstances().streamAll().noneMatch(i -> i.getId().getInstance().equals(instance))) {
-      instances.createInstance(InstanceInfo.newBuilder(InstanceId.of(project, instance))
-          .setInstanceConfigId(InstanceConfigId.of(project, "emulator-config"))
-          .setDisplayName(instance).setNodeCount(1).build()).get(60, TimeUnit.SECONDS);
-    }
-    DatabaseAdminClient databases = spanner.getDatabaseAdminClient();
-    if (databases.listDatabases(instance).streamAll().noneMatch(d -> d.getId().getDatabase().equals(database))) {
-      databases.createDatabase(instance, database, SpannerEmulator.schemaStatements()).get(60, TimeUnit.SECONDS);
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.warmgate.testing;
+package io.warmgate.example.deal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

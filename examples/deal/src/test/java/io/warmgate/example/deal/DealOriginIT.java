@@ -1,9 +1,8 @@
-package io.warmgate.agent.deal;
+package io.warmgate.example.deal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.spanner.DatabaseClient;
-import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.SpannerEmulatorExtension;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -16,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The Deal origin against the real Spanner emulator and the seeded example schema. */
-class SpannerDealOriginIT {
+class DealOriginIT {
 
   @RegisterExtension
   static final SpannerEmulatorExtension spanner = new SpannerEmulatorExtension();
@@ -50,7 +49,7 @@ class SpannerDealOriginIT {
     ids.add("deal-999999");
     reads.set(0);
 
-    Map<String, Deal> deals = new SpannerDealOrigin(counting).loadAll(ids);
+    Map<String, Deal> deals = DealOrigin.spanner(counting).loadAll(ids);
 
     assertThat(reads).as("one query for the whole batch").hasValue(1);
     assertThat(deals).hasSize(14).doesNotContainKey("deal-999999");
@@ -75,13 +74,13 @@ class SpannerDealOriginIT {
 
   @Test
   void unknownIdsAreAbsent() {
-    assertThat(new SpannerDealOrigin(spanner.databaseClient()).loadAll(List.of("nope", "deal-000000")))
+    assertThat(DealOrigin.spanner(spanner.databaseClient()).loadAll(List.of("nope", "deal-000000")))
         .isEmpty();
   }
 
   @Test
   void idsWithQuotesOrUnicodeAreBoundNotInterpolated() {
-    assertThat(new SpannerDealOrigin(spanner.databaseClient())
+    assertThat(DealOrigin.spanner(spanner.databaseClient())
         .loadAll(List.of("x' OR '1'='1", "ünï", DealSeeder.dealId(1))))
         .containsOnlyKeys(DealSeeder.dealId(1));
   }

@@ -1,4 +1,4 @@
-package io.warmgate.agent.deal;
+package io.warmgate.example.deal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -11,7 +11,6 @@ import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.RedisExtension;
 import io.warmgate.testing.SpannerEmulatorExtension;
 import java.time.Duration;
@@ -54,7 +53,7 @@ class DealCacheIT {
         "WARMGATE_L2_TIMEOUT", "500ms",
         "WARMGATE_POD_NAME", name));
     TieredCache<Deal> cache = WarmGate.fromConfig(config, Deal.class,
-            new SpannerDealOrigin(spanner.databaseClient(), Duration.ofSeconds(2)))
+            DealOrigin.spanner(spanner.databaseClient(), Duration.ofSeconds(2)))
         .clock(clock)
         .meterRegistry(registry)
         .build();

@@ -7,9 +7,9 @@ import static org.awaitility.Awaitility.await;
 import com.google.cloud.spanner.SpannerException;
 import io.warmgate.agent.CacheLoadException;
 import io.warmgate.agent.RawRedis;
-import io.warmgate.agent.deal.Deal;
-import io.warmgate.agent.deal.SpannerDealOrigin;
-import io.warmgate.testing.DealSeeder;
+import io.warmgate.spanner.Items;
+import io.warmgate.spanner.Items.Summary;
+import io.warmgate.spanner.SpannerOrigin;
 import io.warmgate.testing.RedisExtension;
 import io.warmgate.testing.SpannerEmulatorExtension;
 import java.time.Duration;
@@ -20,10 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The Spanner emulator SIGKILLed under a steady ~1,000 lookups/s of held deals whose TTLs have
+ * The Spanner emulator SIGKILLed under a steady ~1,000 lookups/s of held items whose TTLs have
  * run out (stale-if-error is all that serves them), then restarted on the same port and reseeded
  * (it restarts empty). Until the origin breaker opens, each lookup waits for the origin call to
- * fail (1 s here); once it is open, held deals are served stale at once and other ids fail at once.
+ * fail (the {@link SpannerOrigin} timeout, 1 s here); once it is open, held items are served stale
+ * at once and other ids fail at once. Lives with the Spanner origin, whose timeout it relies on;
+ * the pods and load driver come from the agent's test jar.
  */
 class SpannerOutageIT {
 
@@ -33,22 +35,24 @@ class SpannerOutageIT {
   @RegisterExtension
   static final SpannerEmulatorExtension spanner = new SpannerEmulatorExtension();
 
-  private static final int DEALS = 300;
-  private static final String UNCACHED = DealSeeder.dealId(250);
-  private static final String UNKNOWN = "deal-999999";
+  private static final int ITEMS = 300;
+  private static final String UNCACHED = Items.id(250);
+  private static final String UNKNOWN = "item-999999";
 
   private final ShiftedClock clock = new ShiftedClock();
   private List<String> held;
-  private Pod a;
-  private Pod b;
+  private Pod<Summary> a;
+  private Pod<Summary> b;
 
   @BeforeEach
   void start() {
     redis.flushAll();
-    held = DealSeeder.seed(spanner.databaseClient(), DEALS).subList(0, 200);
-    SpannerDealOrigin origin = new SpannerDealOrigin(spanner.databaseClient(), Duration.ofSeconds(1));
-    a = Pod.start("pod-a", origin, redis.uri(), w -> w.clock(clock).l2Timeout(Duration.ofMillis(200)));
-    b = Pod.start("pod-b", origin, redis.uri(), w -> w.clock(clock).l2Timeout(Duration.ofMillis(200)));
+    held = seed().subList(0, 200);
+    SpannerOrigin<Summary> origin = Items.summaries(spanner.databaseClient(), Duration.ofSeconds(1));
+    a = Pod.start("pod-a", Summary.class, origin, redis.uri(),
+        w -> w.clock(clock).l2Timeout(Duration.ofMillis(200)));
+    b = Pod.start("pod-b", Summary.class, origin, redis.uri(),
+        w -> w.clock(clock).l2Timeout(Duration.ofMillis(200)));
   }
 
   @AfterEach
@@ -57,12 +61,17 @@ class SpannerOutageIT {
     b.close();
   }
 
-  private LoadDriver<Deal> load(String phase) {
-    return LoadDriver.start(List.of(a.cache, b.cache), KeyChooser.uniform(held), 1_000, 3,
-        (id, deal) -> deal != null && deal.dealId().equals(id), phase);
+  private static List<String> seed() {
+    Items.create(spanner);
+    return Items.seed(spanner.databaseClient(), ITEMS);
   }
 
-  /** Loads the held deals in batches (the emulator answers ~5 queries/s), pod b from L2. */
+  private LoadDriver<Summary> load(String phase) {
+    return LoadDriver.start(List.of(a.cache, b.cache), KeyChooser.uniform(held), 1_000, 3,
+        (id, item) -> item != null && item.itemId().equals(id), phase);
+  }
+
+  /** Loads the held items in batches (the emulator answers ~5 queries/s), pod b from L2. */
   private void loadHeld() {
     a.cache.getAll(held.subList(0, 100));
     a.cache.getAll(held.subList(100, 200));
@@ -74,10 +83,10 @@ class SpannerOutageIT {
   }
 
   @Test
-  void outageOpensTheOriginBreakerServesHeldDealsAtFullRateFailsOthersFastAndRecovers() {
+  void outageOpensTheOriginBreakerServesHeldItemsAtFullRateFailsOthersFastAndRecovers() {
     loadHeld();
     long bOriginAfterWarm = b.origin.keys();
-    LoadDriver<Deal> load = load("fresh");
+    LoadDriver<Summary> load = load("fresh");
     LoadDriver.hold(2_000);
     clock.advance(Duration.ofSeconds(250)); // both TTLs over; 50 s left of staleIfError
     Phase opening = load.phase("opening");
@@ -114,8 +123,8 @@ class SpannerOutageIT {
         .hasMessageContaining("older than staleIfError=PT5M");
 
     long restartStart = System.nanoTime();
-    spanner.start(); // same port, empty database with the schema
-    DealSeeder.seed(spanner.databaseClient(), DEALS);
+    spanner.start(); // same port, empty database with the example schema only
+    seed();
     long seeded = System.nanoTime();
     await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
         .until(() -> a.cache.get(UNCACHED) != null);
@@ -123,7 +132,7 @@ class SpannerOutageIT {
     assertThat(b.cache.get(UNCACHED)).as("not cached as not found during the outage").isNotNull();
     assertThat(a.cache.get(UNKNOWN)).as("truly unknown, now that the origin answers").isNull();
     loadHeld();
-    LoadDriver<Deal> after = load("recovered");
+    LoadDriver<Summary> after = load("recovered");
     LoadDriver.hold(2_000);
     Phase recovered = after.stop().get(0);
 

@@ -1,4 +1,4 @@
-package io.warmgate.agent.preload;
+package io.warmgate.example.deal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -11,11 +11,10 @@ import io.warmgate.agent.Meters;
 import io.warmgate.agent.Origin;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
-import io.warmgate.agent.deal.Deal;
-import io.warmgate.agent.deal.SpannerDealOrigin;
+import io.warmgate.agent.preload.PreloadWorker;
+import io.warmgate.spanner.SpannerOrigin;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
-import io.warmgate.testing.DealSeeder;
 import io.warmgate.testing.RedisExtension;
 import io.warmgate.testing.SpannerEmulatorExtension;
 import java.time.Duration;
@@ -44,7 +43,7 @@ class DealPreloadIT {
     List<String> hot = new ArrayList<>(seeded.subList(100, 300));
     hot.add(7, "deal-999999"); // no such deal: preloaded as not found
     List<Integer> batchSizes = new CopyOnWriteArrayList<>();
-    SpannerDealOrigin spannerOrigin = new SpannerDealOrigin(spanner.databaseClient());
+    SpannerOrigin<Deal> spannerOrigin = DealOrigin.spanner(spanner.databaseClient());
     Origin<Deal> origin = ids -> {
       batchSizes.add(ids.size());
       return spannerOrigin.loadAll(ids);

@@ -1,0 +1,11 @@
+package io.warmgate.example.deal;
+
+/** The lifecycle state of a {@link Deal}, as in the {@code Deals.Status} column. */
+public enum DealStatus {
+  /** Serving. */
+  ACTIVE,
+  /** Temporarily not serving. */
+  PAUSED,
+  /** Over for good. */
+  ENDED
+}
