@@ -1,5 +1,5 @@
 -- A small hand-runnable slice of the example data: deals 1-3 exactly as DealSeeder writes them
--- (io.warmgate.testing.DealSeeder seeds any number, e.g. 10,000, in batched mutations).
+-- (io.warmgate.example.deal.DealSeeder seeds any number, e.g. 10,000, in batched mutations).
 -- Apply after schema.sql, e.g.:
 --   gcloud spanner databases execute-sql deals --instance=test-instance --sql="$(cat seed.sql)"
 -- or statement by statement with any Spanner client. Statements are separated by ';'.
