@@ -305,12 +305,12 @@ final class DealRollout implements AutoCloseable {
   }
 
   /**
-   * What decided where the running pods' origin reads came from, summed over them from their
-   * {@code /metrics}: fill lease outcomes, refreshes, L2 errors and skips. Printed beside a count
-   * of origin reads, it tells a duplicate read's cause (a lease wait that timed out, an L2 call
-   * that failed and skipped the lease, a refresh) from a bug.
+   * What decided where the origin reads of the running pods of {@code schemaHash} came from,
+   * summed over them from their {@code /metrics}: fill lease outcomes, refreshes, L2 errors and
+   * skips. Printed beside a count of origin reads, it tells a duplicate read's cause (a lease wait
+   * that timed out, an L2 call that failed and skipped the lease, a refresh) from a bug.
    */
-  String originReadCauses() {
+  String originReadCauses(String schemaHash) {
     Pattern sample = Pattern.compile(
         "^(warmgate_(?:fill_lease|refresh|l2_errors|l2_skipped|origin_keys|origin_errors)_total)"
             + "\\{([^}]*)\\} (\\S+)$");
@@ -318,7 +318,9 @@ final class DealRollout implements AutoCloseable {
     Map<String, Double> sums = new TreeMap<>();
     int scraped = 0;
     for (int port : ports()) {
-      String metrics = Http.body("http://127.0.0.1:" + port + "/metrics");
+      String info = Http.body("http://127.0.0.1:" + port + "/info");
+      String metrics = info == null || !info.contains("\"" + schemaHash + "\"") ? null
+          : Http.body("http://127.0.0.1:" + port + "/metrics");
       if (metrics == null) {
         continue;
       }
@@ -338,7 +340,7 @@ final class DealRollout implements AutoCloseable {
         sums.merge(key.toString(), Double.parseDouble(m.group(3)), Double::sum);
       }
     }
-    StringBuilder out = new StringBuilder(scraped + " of " + ports().size() + " pods:");
+    StringBuilder out = new StringBuilder(scraped + " pods of " + schemaHash + " serving:");
     sums.forEach((key, value) -> out.append(' ').append(key).append('=').append(value.longValue()).append(';'));
     return out.toString();
   }

@@ -21,8 +21,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.core.ConditionTimeoutException;
@@ -101,6 +103,25 @@ final class GateScenario implements AutoCloseable {
       throw e;
     }
     return traffic;
+  }
+
+  /**
+   * The origin reads and the distinct keys written that the agents of {@code schemaHash} have
+   * recorded, {@code {originLoads, PFCOUNT}}, once two readings a flush interval apart agree. An
+   * agent adds its counts every 5 s, and counts a read when it starts but its key when the write
+   * lands, so a single reading during traffic can catch reads whose keys come in the next flush.
+   */
+  long[] settledKeySpaceCounts(String cache, String schemaHash) {
+    long[][] last = {null};
+    return await(cache + " key space counts settled").atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofSeconds(6)).until(() -> {
+          String loads = valkey().hget("{wg:" + cache + "}:stats:" + schemaHash, "originLoads");
+          long[] now = {loads == null ? 0 : Long.parseLong(loads),
+              valkey().pfcount("{wg:" + cache + "}:keys:" + schemaHash)};
+          long[] before = last[0];
+          last[0] = now;
+          return before != null && Arrays.equals(before, now) ? now : null;
+        }, Objects::nonNull);
   }
 
   /** The ids the warm job of {@code schemaHash} snapshotted, empty when none was opened. */

@@ -3,7 +3,6 @@ package io.warmgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.example.deal.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.WarmgatePaths;
@@ -108,11 +107,12 @@ class RolloutGateE2E {
 
       await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);
       assertThat(app.gate().get("phase")).isEqualTo("Promoted");
-      RedisClusterCommands<String, String> valkey = scenario.valkey();
-      String loads = valkey.hget("{wg:" + app.cacheName + "}:stats:" + canaryHash, "originLoads");
-      long originReads = loads == null ? 0 : Long.parseLong(loads);
-      long distinctKeys = valkey.pfcount("{wg:" + app.cacheName + "}:keys:" + canaryHash);
-      String causes = app.originReadCauses();
+      // The release is over: stop traffic so that the counts can settle, then read them.
+      traffic.close();
+      long[] settled = scenario.settledKeySpaceCounts(app.cacheName, canaryHash);
+      long originReads = settled[0];
+      long distinctKeys = settled[1];
+      String causes = app.originReadCauses(canaryHash);
       System.out.printf("%s: %d Spanner reads for %d distinct keys of the v2 key space; %s%n",
           name, originReads, distinctKeys, causes);
       assertThat(originReads).as("Spanner reads of the v2 key space vs the distinct keys it holds "
