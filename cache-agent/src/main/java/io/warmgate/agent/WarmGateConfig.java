@@ -4,6 +4,7 @@ import io.warmgate.agent.env.EnvValues;
 import io.warmgate.agent.env.ValkeyVariables;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.agent.schema.SchemaHash;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +91,12 @@ public final class WarmGateConfig {
    * {@value TieredCache#DEFAULT_MAX_ID_BYTES}.
    */
   public static final String MAX_ID_BYTES = "WARMGATE_MAX_ID_BYTES";
+  /**
+   * A label that enters the schema hash, moving the cache to a new L2 key space when the meaning
+   * of the values changes but their type does not; unset = the hash of the type alone. See
+   * {@link io.warmgate.agent.schema.KeySpaceVersion}.
+   */
+  public static final String KEY_SPACE_VERSION = "WARMGATE_KEY_SPACE_VERSION";
   /** This pod's name (downward API), used in lock tokens and agent identity. */
   public static final String POD_NAME = "WARMGATE_POD_NAME";
   /** This pod's namespace (downward API). */
@@ -134,6 +141,7 @@ public final class WarmGateConfig {
   private final long maxValueBytes;
   private final int maxIdBytes;
   private final Duration originBreakerWait;
+  private final String keySpaceVersion;
   private final String podName;
   private final String podNamespace;
   private final String podTemplateHash;
@@ -165,6 +173,11 @@ public final class WarmGateConfig {
     if (originBreakerWait.isZero()) {
       throw EnvValues.invalid(ORIGIN_BREAKER_WAIT, text(env, ORIGIN_BREAKER_WAIT),
           "a positive duration such as 500ms, 5s or 1m");
+    }
+    keySpaceVersion = text(env, KEY_SPACE_VERSION);
+    if (keySpaceVersion != null && !SchemaHash.isValidKeySpaceVersion(keySpaceVersion)) {
+      throw EnvValues.invalid(KEY_SPACE_VERSION, keySpaceVersion, SchemaHash.KEY_SPACE_VERSION_RULE
+          + " (or unset it to keep the type's own key space)");
     }
     podName = text(env, POD_NAME);
     podNamespace = text(env, POD_NAMESPACE);
@@ -231,6 +244,8 @@ public final class WarmGateConfig {
   public int maxIdBytes() { return maxIdBytes; }
   /** {@value #ORIGIN_BREAKER_WAIT}. */
   public Duration originBreakerWait() { return originBreakerWait; }
+  /** {@value #KEY_SPACE_VERSION}, or empty. */
+  public Optional<String> keySpaceVersion() { return Optional.ofNullable(keySpaceVersion); }
   /** {@value #POD_NAME}, or empty. */
   public Optional<String> podName() { return Optional.ofNullable(podName); }
   /** {@value #POD_NAMESPACE}, or empty. */
@@ -247,7 +262,7 @@ public final class WarmGateConfig {
         + ", maxStaleness=" + maxStaleness
         + ", staleIfError=" + staleIfError + ", maxValueBytes=" + maxValueBytes
         + ", maxIdBytes=" + maxIdBytes
-        + ", originBreakerWait=" + originBreakerWait
+        + ", originBreakerWait=" + originBreakerWait + ", keySpaceVersion=" + keySpaceVersion
         + ", podName=" + podName + ", podNamespace=" + podNamespace
         + ", podTemplateHash=" + podTemplateHash + "}";
   }

@@ -24,7 +24,8 @@ class BadEnvValuesTest {
       "WARMGATE_VALKEY_ADDRESSES| valkey:6379:1         | comma-separated host:port pairs",
       "WARMGATE_CACHE_NAME      | déals                 | 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit",
       "WARMGATE_CACHE_NAME      | {deals}               | 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit",
-      "WARMGATE_CACHE_NAME      | deals*                | 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit"})
+      "WARMGATE_CACHE_NAME      | deals*                | 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit",
+      "WARMGATE_KEY_SPACE_VERSION | v2:cents            | 1 to 63 letters, digits, '.', '_' or '-', such as 2 or 2026-03-cents (or unset it to keep the type's own key space)"})
   void malformedValueFailsStartUpNamingVariableValueAndExpectedForm(String variable, String value,
       String expected) {
     Map<String, String> env = new HashMap<>(Map.of("WARMGATE_CACHE_NAME", "deals"));

@@ -43,6 +43,7 @@ class WarmGateConfigTest {
     assertThat(c.maxValueBytes()).isEqualTo(512 * 1024);
     assertThat(c.maxIdBytes()).isEqualTo(512);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.keySpaceVersion()).as("unset: the type's own key space").isEmpty();
     assertThat(c.podName()).isEmpty();
   }
 
@@ -67,6 +68,7 @@ class WarmGateConfigTest {
         "WARMGATE_MAX_VALUE_BYTES", "1MiB",
         "WARMGATE_MAX_ID_BYTES", "65536",
         "WARMGATE_ORIGIN_BREAKER_WAIT", "1m30s",
+        "WARMGATE_KEY_SPACE_VERSION", "2026-03-cents",
         "WARMGATE_POD_NAME", "deal-service-abc",
         "WARMGATE_POD_NAMESPACE", "ads",
         "WARMGATE_POD_TEMPLATE_HASH", "6d5f7c"));
@@ -87,6 +89,7 @@ class WarmGateConfigTest {
     assertThat(c.maxValueBytes()).isEqualTo(1 << 20);
     assertThat(c.maxIdBytes()).isEqualTo(65_536);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(c.keySpaceVersion()).contains("2026-03-cents");
     assertThat(c.podName()).contains("deal-service-abc");
     assertThat(c.podNamespace()).contains("ads");
     assertThat(c.podTemplateHash()).contains("6d5f7c");
@@ -161,8 +164,10 @@ class WarmGateConfigTest {
 
   @Test
   void blankVariablesTakeTheirDefaults() {
-    WarmGateConfig c = WarmGateConfig.from(env("WARMGATE_L1_TTL", " ", "WARMGATE_VALKEY_ADDRESSES", ""));
+    WarmGateConfig c = WarmGateConfig.from(env("WARMGATE_L1_TTL", " ", "WARMGATE_VALKEY_ADDRESSES", "",
+        "WARMGATE_KEY_SPACE_VERSION", " "));
     assertThat(c.l1Ttl()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(c.keySpaceVersion()).isEmpty();
     assertThat(c.valkeyAddresses()).isEqualTo(List.of());
   }
 }
