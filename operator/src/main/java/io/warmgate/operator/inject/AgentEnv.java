@@ -38,6 +38,7 @@ public final class AgentEnv {
   public static final String L2_TIMEOUT = "WARMGATE_L2_TIMEOUT";
   public static final String MAX_STALENESS = "WARMGATE_MAX_STALENESS";
   public static final String STALE_IF_ERROR = "WARMGATE_STALE_IF_ERROR";
+  public static final String KEY_SPACE_VERSION = "WARMGATE_KEY_SPACE_VERSION";
   public static final String POD_NAME = "WARMGATE_POD_NAME";
   public static final String POD_NAMESPACE = "WARMGATE_POD_NAMESPACE";
   public static final String POD_TEMPLATE_HASH = "WARMGATE_POD_TEMPLATE_HASH";
@@ -85,6 +86,7 @@ public final class AgentEnv {
     value(env, L2_TIMEOUT, spec.getL2Timeout());
     value(env, MAX_STALENESS, spec.getMaxStaleness());
     value(env, STALE_IF_ERROR, spec.getStaleIfError());
+    value(env, KEY_SPACE_VERSION, spec.getKeySpaceVersion());
     field(env, POD_NAME, "metadata.name");
     field(env, POD_NAMESPACE, "metadata.namespace");
     field(env, POD_TEMPLATE_HASH, "metadata.labels['" + POD_TEMPLATE_HASH_LABEL + "']");

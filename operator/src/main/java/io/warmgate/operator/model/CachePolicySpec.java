@@ -45,6 +45,11 @@ import io.fabric8.generator.annotation.ValidationRule;
     fieldPath = ".warmup.hotSetSize")
 public class CachePolicySpec {
 
+  /** OpenAPI pattern of {@code keySpaceVersion}; the agent's rule for the value. */
+  public static final String KEY_SPACE_VERSION_PATTERN = "^[A-Za-z0-9._-]+$";
+  /** Longest {@code keySpaceVersion}. */
+  public static final int KEY_SPACE_VERSION_MAX_LENGTH = 63;
+
   /** CEL: the policy does not preload (defaults are applied before the rules run). */
   static final String NOT_PRELOAD = "!has(self.warmup) || !has(self.warmup.mode) "
       + "|| self.warmup.mode != 'Preload' || !has(self.warmup.hotSetSize) "
@@ -65,6 +70,18 @@ public class CachePolicySpec {
       + "lowercase letters, digits and '-'. Policies sharing a Valkey need distinct names. "
       + "Injected as WARMGATE_CACHE_NAME.")
   private String cacheName;
+
+  @Size(min = 1, max = KEY_SPACE_VERSION_MAX_LENGTH)
+  @Pattern(KEY_SPACE_VERSION_PATTERN)
+  @JsonPropertyDescription("A label that enters the schema hash of every pod's cache, for when "
+      + "the meaning of cached values changes but their Java type does not: a new value puts "
+      + "pods started with it in a new key space, and the rollout gate treats their release as a "
+      + "schema change (holds, warms up, releases). 1 to 63 letters, digits, '.', '_' or '-', such "
+      + "as 2 or 2026-03-cents. Unset: the hash of the type alone. Injected as "
+      + "WARMGATE_KEY_SPACE_VERSION when pods are created, so a change applies to pods created "
+      + "afterwards: change it together with the target's pod template so that the change is a "
+      + "new revision.")
+  private String keySpaceVersion;
 
   @Default("100000")
   @Min(1)
@@ -175,6 +192,14 @@ public class CachePolicySpec {
 
   public void setCacheName(String cacheName) {
     this.cacheName = cacheName;
+  }
+
+  public String getKeySpaceVersion() {
+    return keySpaceVersion;
+  }
+
+  public void setKeySpaceVersion(String keySpaceVersion) {
+    this.keySpaceVersion = keySpaceVersion;
   }
 
   public Long getL1MaxSize() {

@@ -36,6 +36,12 @@ final class SpecChecks {
     if (isBlank(spec.getCacheName())) {
       problems.add("spec.cacheName is required");
     }
+    String version = spec.getKeySpaceVersion();
+    if (version != null && (version.length() > CachePolicySpec.KEY_SPACE_VERSION_MAX_LENGTH
+        || !version.matches(CachePolicySpec.KEY_SPACE_VERSION_PATTERN))) {
+      problems.add("spec.keySpaceVersion '" + version + "' is invalid: use 1 to 63 letters, "
+          + "digits, '.', '_' or '-', such as 2 or 2026-03-cents, or remove it");
+    }
     Optional<Duration> l1 = duration(problems, "spec.l1Ttl", spec.getL1Ttl(), true);
     Optional<Duration> l2 = duration(problems, "spec.l2Ttl", spec.getL2Ttl(), true);
     Optional<Duration> negative = spec.getNegativeTtl() == null ? Optional.empty()

@@ -26,6 +26,7 @@ class PodInjectorTest {
     CachePolicySpec spec = new CachePolicySpec();
     spec.setTargetRef(new TargetRef(TargetKind.Rollout, "deal-service"));
     spec.setCacheName("deals");
+    spec.setKeySpaceVersion("2026-03-cents");
     ValkeySpec valkey = new ValkeySpec();
     valkey.setAddresses(List.of("valkey-0:6379", "valkey-1:6379"));
     valkey.setTls(true);
@@ -86,6 +87,7 @@ class PodInjectorTest {
         value("WARMGATE_L2_TIMEOUT", "20ms"),
         value("WARMGATE_MAX_STALENESS", "5m"),
         value("WARMGATE_STALE_IF_ERROR", "5m"),
+        value("WARMGATE_KEY_SPACE_VERSION", "2026-03-cents"),
         field("WARMGATE_POD_NAME", "metadata.name"),
         field("WARMGATE_POD_NAMESPACE", "metadata.namespace"),
         field("WARMGATE_POD_TEMPLATE_HASH", "metadata.labels['rollouts-pod-template-hash']"));
@@ -95,6 +97,16 @@ class PodInjectorTest {
   void agentEnvIsExactlyThePolicy() {
     assertThat(AgentEnv.of(policy(List.of()).getSpec())).containsExactlyElementsOf(
         expectedAgentEnv());
+  }
+
+  @Test
+  void withoutKeySpaceVersionNoneIsInjected() {
+    CachePolicy policy = policy(List.of());
+    policy.getSpec().setKeySpaceVersion(null);
+
+    assertThat(AgentEnv.of(policy.getSpec())).extracting(EnvVar::getName)
+        .doesNotContain(AgentEnv.KEY_SPACE_VERSION)
+        .hasSize(expectedAgentEnv().size() - 1);
   }
 
   @Test
