@@ -12,6 +12,7 @@ import io.warmgate.agent.l2.L2Store;
 import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.agent.schema.SchemaHash;
 import io.warmgate.agent.stats.WrittenKeys;
+import io.warmgate.contract.KeySpaceVersions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -287,13 +288,13 @@ public final class WarmGate<V> {
    * values changes (a unit, how a field is filled) and old entries must not be served; the
    * operator's gate then treats the release as a schema change.
    *
-   * @throws IllegalArgumentException if it is not {@value SchemaHash#KEY_SPACE_VERSION_RULE}
+   * @throws IllegalArgumentException if it is not {@value KeySpaceVersions#RULE}
    */
   public WarmGate<V> keySpaceVersion(String version) {
     Objects.requireNonNull(version, "version");
-    if (!SchemaHash.isValidKeySpaceVersion(version)) {
+    if (!KeySpaceVersions.isValid(version)) {
       throw new IllegalArgumentException("keySpaceVersion '" + version + "' is invalid: expected "
-          + SchemaHash.KEY_SPACE_VERSION_RULE);
+          + KeySpaceVersions.RULE);
     }
     this.keySpaceVersion = version;
     return this;

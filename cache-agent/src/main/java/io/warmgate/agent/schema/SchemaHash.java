@@ -1,12 +1,12 @@
 package io.warmgate.agent.schema;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.warmgate.contract.KeySpaceVersions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Derives the schema hash of a value type: the first 12 hex chars of the SHA-256 of a canonical
@@ -33,11 +33,6 @@ public final class SchemaHash {
    */
   public static final int CODEC_VERSION = 1;
 
-  /** What a key space version may be, for error messages. */
-  public static final String KEY_SPACE_VERSION_RULE =
-      "1 to 63 letters, digits, '.', '_' or '-', such as 2 or 2026-03-cents";
-
-  private static final Pattern KEY_SPACE_VERSION = Pattern.compile("[A-Za-z0-9._-]{1,63}");
 
   private SchemaHash() {}
 
@@ -47,7 +42,7 @@ public final class SchemaHash {
    *
    * @throws NullPointerException if an argument is null
    * @throws IllegalArgumentException if Jackson cannot introspect the type, or its
-   *     {@link KeySpaceVersion} breaks {@link #KEY_SPACE_VERSION_RULE}
+   *     {@link KeySpaceVersion} breaks {@link KeySpaceVersions#RULE}
    */
   public static String of(Class<?> type, ObjectMapper mapper) {
     return of(type, mapper, null);
@@ -59,7 +54,7 @@ public final class SchemaHash {
    *
    * @throws NullPointerException if {@code type} or {@code mapper} is null
    * @throws IllegalArgumentException if Jackson cannot introspect the type, or a key space version
-   *     breaks {@link #KEY_SPACE_VERSION_RULE}
+   *     breaks {@link KeySpaceVersions#RULE}
    */
   public static String of(Class<?> type, ObjectMapper mapper, String keySpaceVersion) {
     return hash(describe(type, mapper, keySpaceVersion));
@@ -86,9 +81,9 @@ public final class SchemaHash {
     KeySpaceVersion annotated = type.getAnnotation(KeySpaceVersion.class);
     if (annotated != null) {
       String value = annotated.value();
-      if (!isValidKeySpaceVersion(value)) {
+      if (!KeySpaceVersions.isValid(value)) {
         throw new IllegalArgumentException("@KeySpaceVersion(\"" + value + "\") on "
-            + type.getName() + " is invalid: expected " + KEY_SPACE_VERSION_RULE
+            + type.getName() + " is invalid: expected " + KeySpaceVersions.RULE
             + "; change the annotation's value");
       }
       description.append(";typeKeySpaceVersion=").append(value);
@@ -100,22 +95,11 @@ public final class SchemaHash {
     return description.toString();
   }
 
-  /**
-   * Returns {@code version} if it follows {@link #KEY_SPACE_VERSION_RULE}.
-   *
-   * @throws IllegalArgumentException naming the value and the rule otherwise
-   */
-  public static String requireValidKeySpaceVersion(String version) {
-    if (!isValidKeySpaceVersion(version)) {
+  private static void requireValidKeySpaceVersion(String version) {
+    if (!KeySpaceVersions.isValid(version)) {
       throw new IllegalArgumentException("key space version '" + version + "' is invalid: "
-          + "expected " + KEY_SPACE_VERSION_RULE);
+          + "expected " + KeySpaceVersions.RULE);
     }
-    return version;
-  }
-
-  /** Whether {@code version} follows {@link #KEY_SPACE_VERSION_RULE}. */
-  public static boolean isValidKeySpaceVersion(String version) {
-    return version != null && KEY_SPACE_VERSION.matcher(version).matches();
   }
 
   static String hash(String description) {
