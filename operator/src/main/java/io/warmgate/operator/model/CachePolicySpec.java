@@ -8,6 +8,8 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.warmgate.contract.Durations;
+import io.warmgate.contract.KeySpaceVersions;
 
 /**
  * The desired cache configuration of one workload. Every duration is a Kubernetes-style string
@@ -45,11 +47,6 @@ import io.fabric8.generator.annotation.ValidationRule;
     fieldPath = ".warmup.hotSetSize")
 public class CachePolicySpec {
 
-  /** OpenAPI pattern of {@code keySpaceVersion}; the agent's rule for the value. */
-  public static final String KEY_SPACE_VERSION_PATTERN = "^[A-Za-z0-9._-]+$";
-  /** Longest {@code keySpaceVersion}. */
-  public static final int KEY_SPACE_VERSION_MAX_LENGTH = 63;
-
   /** CEL: the policy does not preload (defaults are applied before the rules run). */
   static final String NOT_PRELOAD = "!has(self.warmup) || !has(self.warmup.mode) "
       + "|| self.warmup.mode != 'Preload' || !has(self.warmup.hotSetSize) "
@@ -71,8 +68,8 @@ public class CachePolicySpec {
       + "Injected as WARMGATE_CACHE_NAME.")
   private String cacheName;
 
-  @Size(min = 1, max = KEY_SPACE_VERSION_MAX_LENGTH)
-  @Pattern(KEY_SPACE_VERSION_PATTERN)
+  @Size(min = 1, max = KeySpaceVersions.MAX_LENGTH)
+  @Pattern(KeySpaceVersions.PATTERN)
   @JsonPropertyDescription("A label that enters the schema hash of every pod's cache, for when "
       + "the meaning of cached values changes but their Java type does not: a new value puts "
       + "pods started with it in a new key space, and the rollout gate treats their release as a "

@@ -1,7 +1,8 @@
 package io.warmgate.operator.policy;
 
+import io.warmgate.contract.Durations;
+import io.warmgate.contract.KeySpaceVersions;
 import io.warmgate.operator.model.CachePolicySpec;
-import io.warmgate.operator.model.Durations;
 import io.warmgate.operator.model.TlsVerify;
 import io.warmgate.operator.model.ValkeyMode;
 import io.warmgate.operator.model.ValkeyReadFrom;
@@ -37,10 +38,9 @@ final class SpecChecks {
       problems.add("spec.cacheName is required");
     }
     String version = spec.getKeySpaceVersion();
-    if (version != null && (version.length() > CachePolicySpec.KEY_SPACE_VERSION_MAX_LENGTH
-        || !version.matches(CachePolicySpec.KEY_SPACE_VERSION_PATTERN))) {
-      problems.add("spec.keySpaceVersion '" + version + "' is invalid: use 1 to 63 letters, "
-          + "digits, '.', '_' or '-', such as 2 or 2026-03-cents, or remove it");
+    if (version != null && !KeySpaceVersions.isValid(version)) {
+      problems.add("spec.keySpaceVersion '" + version + "' is invalid: use "
+          + KeySpaceVersions.RULE + ", or remove it");
     }
     Optional<Duration> l1 = duration(problems, "spec.l1Ttl", spec.getL1Ttl(), true);
     Optional<Duration> l2 = duration(problems, "spec.l2Ttl", spec.getL2Ttl(), true);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.warmgate.agent.WarmGateConfig;
+import io.warmgate.contract.AgentVariables;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.TargetKind;
@@ -83,12 +84,12 @@ class KeySpaceVersionAgreesIT {
         env.put(variable.getName(), variable.getValue());
       }
     }
-    assertThat(env).containsEntry(AgentEnv.KEY_SPACE_VERSION, version);
+    assertThat(env).containsEntry(AgentVariables.KEY_SPACE_VERSION, version);
     try {
       WarmGateConfig.from(env);
       return null;
     } catch (IllegalArgumentException e) {
-      assertThat(e.getMessage()).startsWith(AgentEnv.KEY_SPACE_VERSION + "='" + version + "'");
+      assertThat(e.getMessage()).startsWith(AgentVariables.KEY_SPACE_VERSION + "='" + version + "'");
       return e.getMessage();
     }
   }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.warmgate.contract.AgentVariables;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.SecretKeyRef;
@@ -105,14 +106,14 @@ class PodInjectorTest {
     policy.getSpec().setKeySpaceVersion(null);
 
     assertThat(AgentEnv.of(policy.getSpec())).extracting(EnvVar::getName)
-        .doesNotContain(AgentEnv.KEY_SPACE_VERSION)
+        .doesNotContain(AgentVariables.KEY_SPACE_VERSION)
         .hasSize(expectedAgentEnv().size() - 1);
   }
 
   @Test
   void passwordIsAReferenceNeverAValue() {
     EnvVar password = AgentEnv.of(policy(List.of()).getSpec()).stream()
-        .filter(e -> e.getName().equals(AgentEnv.VALKEY_PASSWORD)).findFirst().orElseThrow();
+        .filter(e -> e.getName().equals(AgentVariables.VALKEY_PASSWORD)).findFirst().orElseThrow();
     assertThat(password.getValue()).isNull();
     assertThat(password.getValueFrom().getSecretKeyRef().getName()).isEqualTo("valkey-auth");
   }
@@ -123,7 +124,7 @@ class PodInjectorTest {
     policy.getSpec().getValkey().setUsername(null);
     policy.getSpec().getValkey().setPasswordSecretKeyRef(null);
     assertThat(AgentEnv.of(policy.getSpec())).extracting(EnvVar::getName)
-        .doesNotContain(AgentEnv.VALKEY_USERNAME, AgentEnv.VALKEY_PASSWORD)
+        .doesNotContain(AgentVariables.VALKEY_USERNAME, AgentVariables.VALKEY_PASSWORD)
         .hasSize(expectedAgentEnv().size() - 2);
   }
 
