@@ -33,7 +33,6 @@ public final class SchemaHash {
    */
   public static final int CODEC_VERSION = 1;
 
-
   private SchemaHash() {}
 
   /**
