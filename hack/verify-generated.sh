@@ -12,7 +12,9 @@ checked_in="$WARMGATE_ROOT/crds"
 chart_crds="$WARMGATE_ROOT/charts/warmgate/crds"
 
 log "generating the CRDs from the operator's model classes"
-(cd "$WARMGATE_ROOT" && "$MVN" -B -q -ntp -pl operator process-classes)
+# -am: the operator's model compiles against the contract module, built here rather than taken
+# from a local repository that may hold an older one.
+(cd "$WARMGATE_ROOT" && "$MVN" -B -q -ntp -pl operator -am process-classes)
 
 if [[ "${1:-}" == "--update" ]]; then
   mkdir -p "$checked_in"

@@ -12,6 +12,7 @@ import io.warmgate.agent.l2.L2Store;
 import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.agent.schema.SchemaHash;
 import io.warmgate.agent.stats.WrittenKeys;
+import io.warmgate.contract.KeySpaceVersions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -72,6 +73,7 @@ public final class WarmGate<V> {
   private int maxIdBytes = TieredCache.DEFAULT_MAX_ID_BYTES;
   private Duration l2BreakerWait = Duration.ofSeconds(5);
   private Duration originBreakerWait = WarmGateConfig.DEFAULT_ORIGIN_BREAKER_WAIT;
+  private String keySpaceVersion;
   private String podName;
   private String podNamespace;
   private String podTemplateHash;
@@ -121,6 +123,7 @@ public final class WarmGate<V> {
         .originBreakerWait(config.originBreakerWait());
     config.negativeTtl().ifPresent(b::negativeTtl);
     config.podName().ifPresent(b::podName);
+    config.keySpaceVersion().ifPresent(b::keySpaceVersion);
     config.valkeyEndpoint().ifPresent(endpoint -> {
       b.valkey = endpoint;
       b.fleetServices = true;
@@ -279,6 +282,25 @@ public final class WarmGate<V> {
     return this;
   }
 
+  /**
+   * Moves the cache to a new L2 key space without a change of the value type (default: none, the
+   * type's own hash): the version enters the schema hash, beside any
+   * {@link io.warmgate.agent.schema.KeySpaceVersion} on the type. For when the meaning of cached
+   * values changes (a unit, how a field is filled) and old entries must not be served; the
+   * operator's gate then treats the release as a schema change.
+   *
+   * @throws IllegalArgumentException if it is not {@value KeySpaceVersions#RULE}
+   */
+  public WarmGate<V> keySpaceVersion(String version) {
+    Objects.requireNonNull(version, "version");
+    if (!KeySpaceVersions.isValid(version)) {
+      throw new IllegalArgumentException("keySpaceVersion '" + version + "' is invalid: expected "
+          + KeySpaceVersions.RULE);
+    }
+    this.keySpaceVersion = version;
+    return this;
+  }
+
   /** Names this pod in refresh-lock tokens (default: a random id). */
   public WarmGate<V> podName(String podName) {
     this.podName = Objects.requireNonNull(podName, "podName");
@@ -372,7 +394,8 @@ public final class WarmGate<V> {
    * build: lookups use the origin meanwhile).
    *
    * @throws IllegalStateException if no cache name was set or settings contradict each other
-   * @throws IllegalArgumentException if Jackson cannot describe the value type
+   * @throws IllegalArgumentException if Jackson cannot describe the value type, or its
+   *     {@link io.warmgate.agent.schema.KeySpaceVersion} is malformed
    */
   public TieredCache<V> build() {
     if (cacheName == null) {
@@ -384,7 +407,7 @@ public final class WarmGate<V> {
           + "l2Ttl (" + l2Ttl + "), or every L2 hit would trigger a refresh");
     }
     ObjectMapper mapper = objectMapper != null ? objectMapper : ValueCodec.defaultMapper();
-    KeySpace keys = new KeySpace(cacheName, SchemaHash.of(type, mapper));
+    KeySpace keys = new KeySpace(cacheName, SchemaHash.of(type, mapper, keySpaceVersion));
     Ticker ticker = clock.equals(InstantSource.system()) ? Ticker.systemTicker() : () -> nanos(clock.instant());
     Duration negativeL1 = negativeTtl != null ? negativeTtl : l1Ttl;
 

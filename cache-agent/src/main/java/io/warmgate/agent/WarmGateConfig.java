@@ -4,6 +4,8 @@ import io.warmgate.agent.env.EnvValues;
 import io.warmgate.agent.env.ValkeyVariables;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.contract.AgentVariables;
+import io.warmgate.contract.KeySpaceVersions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,15 +16,16 @@ import java.util.Optional;
  * The agent's settings as read from {@code WARMGATE_*} variables, which the warmgate operator
  * injects into pods. Immutable; {@link #toString()} never shows the password.
  *
- * <p>Durations are Kubernetes/Go style ({@code 500ms}, {@code 60s}, {@code 4m}, {@code 1h30m});
- * sizes are byte counts with an optional unit ({@code 524288}, {@code 512KiB}, {@code 512Ki},
- * {@code 1MB}). An unset or blank variable takes its default; a malformed one is refused with an
+ * <p>The names are those of {@link AgentVariables}, which the operator injects. Durations follow
+ * {@link io.warmgate.contract.Durations}, as the CachePolicy's fields do ({@code 500ms},
+ * {@code 60s}, {@code 4m}, {@code 1h30m}, {@code 1.5s}, {@code 0}); sizes are byte counts with an
+ * optional unit ({@code 524288}, {@code 512KiB}, {@code 512Ki}, {@code 1MB}). An unset or blank variable takes its default; a malformed one is refused with an
  * {@link IllegalArgumentException} naming the variable, its value and the expected form.
  */
 public final class WarmGateConfig {
 
   /** Cache name, the {@code <cache>} of every L2 key. Required. */
-  public static final String CACHE_NAME = "WARMGATE_CACHE_NAME";
+  public static final String CACHE_NAME = AgentVariables.CACHE_NAME;
   /**
    * {@code host:port} of the Valkey/Redis server, or comma-separated seed nodes of a cluster (at
    * most {@value #MAX_CLUSTER_SEEDS}); unset = no L2.
@@ -59,43 +62,49 @@ public final class WarmGateConfig {
    */
   public static final String VALKEY_READ_FROM = ValkeyVariables.READ_FROM;
   /** L1 time to live, default {@code 60s}. */
-  public static final String L1_TTL = "WARMGATE_L1_TTL";
+  public static final String L1_TTL = AgentVariables.L1_TTL;
   /** L1 maximum number of entries, default {@code 100000}. */
-  public static final String L1_MAX_SIZE = "WARMGATE_L1_MAX_SIZE";
+  public static final String L1_MAX_SIZE = AgentVariables.L1_MAX_SIZE;
   /** L2 time to live, default {@code 4m}. */
-  public static final String L2_TTL = "WARMGATE_L2_TTL";
+  public static final String L2_TTL = AgentVariables.L2_TTL;
   /** TTL of not-found entries in both tiers; unset = the tier's own TTL. */
-  public static final String NEGATIVE_TTL = "WARMGATE_NEGATIVE_TTL";
+  public static final String NEGATIVE_TTL = AgentVariables.NEGATIVE_TTL;
   /** Refresh an L2 entry in the background once this little TTL is left, default {@code 60s}. */
-  public static final String REFRESH_AHEAD = "WARMGATE_REFRESH_AHEAD";
+  public static final String REFRESH_AHEAD = AgentVariables.REFRESH_AHEAD;
   /** Expiry of the cross-pod refresh lock and of the fill lease, default {@code 5s}. */
-  public static final String LOCK_TTL = "WARMGATE_LOCK_TTL";
+  public static final String LOCK_TTL = AgentVariables.LOCK_TTL;
   /**
    * How long a lookup that missed L2 waits for another pod's load of the same id to reach L2,
    * default {@code 250ms}; {@code 0s} = no fill lease, no waiting.
    */
-  public static final String FILL_WAIT = "WARMGATE_FILL_WAIT";
+  public static final String FILL_WAIT = AgentVariables.FILL_WAIT;
   /** Budget of one L2 call before falling back to the origin, default {@code 20ms}. */
-  public static final String L2_TIMEOUT = "WARMGATE_L2_TIMEOUT";
+  public static final String L2_TIMEOUT = AgentVariables.L2_TIMEOUT;
   /** Nothing older than this since it left the origin is returned, default {@code 5m}. */
-  public static final String MAX_STALENESS = "WARMGATE_MAX_STALENESS";
+  public static final String MAX_STALENESS = AgentVariables.MAX_STALENESS;
   /** When the origin fails, a value younger than this may be served, default {@code 5m}. */
-  public static final String STALE_IF_ERROR = "WARMGATE_STALE_IF_ERROR";
+  public static final String STALE_IF_ERROR = AgentVariables.STALE_IF_ERROR;
   /** How long the origin is not called after its circuit breaker opened, default {@code 5s}. */
-  public static final String ORIGIN_BREAKER_WAIT = "WARMGATE_ORIGIN_BREAKER_WAIT";
+  public static final String ORIGIN_BREAKER_WAIT = AgentVariables.ORIGIN_BREAKER_WAIT;
   /** Encoded values larger than this are not written to L2, default {@code 512KiB}. */
-  public static final String MAX_VALUE_BYTES = "WARMGATE_MAX_VALUE_BYTES";
+  public static final String MAX_VALUE_BYTES = AgentVariables.MAX_VALUE_BYTES;
   /**
    * Longest id accepted, in UTF-8 bytes: 1 to {@value TieredCache#MAX_ID_BYTES_LIMIT}, default
    * {@value TieredCache#DEFAULT_MAX_ID_BYTES}.
    */
-  public static final String MAX_ID_BYTES = "WARMGATE_MAX_ID_BYTES";
+  public static final String MAX_ID_BYTES = AgentVariables.MAX_ID_BYTES;
+  /**
+   * A label that enters the schema hash, moving the cache to a new L2 key space when the meaning
+   * of the values changes but their type does not; unset = the hash of the type alone. See
+   * {@link io.warmgate.agent.schema.KeySpaceVersion}.
+   */
+  public static final String KEY_SPACE_VERSION = AgentVariables.KEY_SPACE_VERSION;
   /** This pod's name (downward API), used in lock tokens and agent identity. */
-  public static final String POD_NAME = "WARMGATE_POD_NAME";
+  public static final String POD_NAME = AgentVariables.POD_NAME;
   /** This pod's namespace (downward API). */
-  public static final String POD_NAMESPACE = "WARMGATE_POD_NAMESPACE";
+  public static final String POD_NAMESPACE = AgentVariables.POD_NAMESPACE;
   /** This pod's {@code rollouts-pod-template-hash} label (downward API). */
-  public static final String POD_TEMPLATE_HASH = "WARMGATE_POD_TEMPLATE_HASH";
+  public static final String POD_TEMPLATE_HASH = AgentVariables.POD_TEMPLATE_HASH;
 
   /** Most seed nodes {@value #VALKEY_ADDRESSES} takes in cluster mode, as the CRD. */
   public static final int MAX_CLUSTER_SEEDS = ValkeyVariables.MAX_CLUSTER_SEEDS;
@@ -134,6 +143,7 @@ public final class WarmGateConfig {
   private final long maxValueBytes;
   private final int maxIdBytes;
   private final Duration originBreakerWait;
+  private final String keySpaceVersion;
   private final String podName;
   private final String podNamespace;
   private final String podTemplateHash;
@@ -165,6 +175,11 @@ public final class WarmGateConfig {
     if (originBreakerWait.isZero()) {
       throw EnvValues.invalid(ORIGIN_BREAKER_WAIT, text(env, ORIGIN_BREAKER_WAIT),
           "a positive duration such as 500ms, 5s or 1m");
+    }
+    keySpaceVersion = text(env, KEY_SPACE_VERSION);
+    if (keySpaceVersion != null && !KeySpaceVersions.isValid(keySpaceVersion)) {
+      throw EnvValues.invalid(KEY_SPACE_VERSION, keySpaceVersion, KeySpaceVersions.RULE
+          + " (or unset it to keep the type's own key space)");
     }
     podName = text(env, POD_NAME);
     podNamespace = text(env, POD_NAMESPACE);
@@ -231,6 +246,8 @@ public final class WarmGateConfig {
   public int maxIdBytes() { return maxIdBytes; }
   /** {@value #ORIGIN_BREAKER_WAIT}. */
   public Duration originBreakerWait() { return originBreakerWait; }
+  /** {@value #KEY_SPACE_VERSION}, or empty. */
+  public Optional<String> keySpaceVersion() { return Optional.ofNullable(keySpaceVersion); }
   /** {@value #POD_NAME}, or empty. */
   public Optional<String> podName() { return Optional.ofNullable(podName); }
   /** {@value #POD_NAMESPACE}, or empty. */
@@ -247,7 +264,7 @@ public final class WarmGateConfig {
         + ", maxStaleness=" + maxStaleness
         + ", staleIfError=" + staleIfError + ", maxValueBytes=" + maxValueBytes
         + ", maxIdBytes=" + maxIdBytes
-        + ", originBreakerWait=" + originBreakerWait
+        + ", originBreakerWait=" + originBreakerWait + ", keySpaceVersion=" + keySpaceVersion
         + ", podName=" + podName + ", podNamespace=" + podNamespace
         + ", podTemplateHash=" + podTemplateHash + "}";
   }

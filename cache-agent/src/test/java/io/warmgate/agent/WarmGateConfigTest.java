@@ -43,6 +43,7 @@ class WarmGateConfigTest {
     assertThat(c.maxValueBytes()).isEqualTo(512 * 1024);
     assertThat(c.maxIdBytes()).isEqualTo(512);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.keySpaceVersion()).as("unset: the type's own key space").isEmpty();
     assertThat(c.podName()).isEmpty();
   }
 
@@ -67,6 +68,7 @@ class WarmGateConfigTest {
         "WARMGATE_MAX_VALUE_BYTES", "1MiB",
         "WARMGATE_MAX_ID_BYTES", "65536",
         "WARMGATE_ORIGIN_BREAKER_WAIT", "1m30s",
+        "WARMGATE_KEY_SPACE_VERSION", "2026-03-cents",
         "WARMGATE_POD_NAME", "deal-service-abc",
         "WARMGATE_POD_NAMESPACE", "ads",
         "WARMGATE_POD_TEMPLATE_HASH", "6d5f7c"));
@@ -87,6 +89,7 @@ class WarmGateConfigTest {
     assertThat(c.maxValueBytes()).isEqualTo(1 << 20);
     assertThat(c.maxIdBytes()).isEqualTo(65_536);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(c.keySpaceVersion()).contains("2026-03-cents");
     assertThat(c.podName()).contains("deal-service-abc");
     assertThat(c.podNamespace()).contains("ads");
     assertThat(c.podTemplateHash()).contains("6d5f7c");
@@ -101,7 +104,7 @@ class WarmGateConfigTest {
 
   @ParameterizedTest
   @CsvSource({"500ms,500", "60s,60000", "4m,240000", "1h30m,5400000", "1.5s,1500", "0,0",
-      "2h0m1s,7201000", "1000us,1", "1000000ns,1"})
+      "2h0m1s,7201000", "1.5h,5400000", "' 4m ',240000"})
   void durationsAreKubernetesStyle(String text, long millis) {
     assertThat(EnvValues.duration("X", text)).isEqualTo(Duration.ofMillis(millis));
   }
@@ -113,11 +116,11 @@ class WarmGateConfigTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"WARMGATE_L1_TTL,60,'a duration such as 500ms, 60s, 4m or 1h30m'",
-      "WARMGATE_L2_TTL,4 minutes,'a duration such as 500ms, 60s, 4m or 1h30m'",
-      "WARMGATE_LOCK_TTL,-5s,'a duration such as 500ms, 60s, 4m or 1h30m'",
-      "WARMGATE_FILL_WAIT,250,'a duration such as 500ms, 60s, 4m or 1h30m'",
-      "WARMGATE_REFRESH_AHEAD,1m30,'a duration such as 500ms, 60s, 4m or 1h30m'",
+  @CsvSource({"WARMGATE_L1_TTL,60,'a duration such as 500ms, 60s, 4m, 1h30m or 1.5s (amounts of up to 9 digits, with an optional fraction, each with a unit of ms, s, m or h; or 0)'",
+      "WARMGATE_L2_TTL,4 minutes,'a duration such as 500ms, 60s, 4m, 1h30m or 1.5s (amounts of up to 9 digits, with an optional fraction, each with a unit of ms, s, m or h; or 0)'",
+      "WARMGATE_LOCK_TTL,-5s,'a duration such as 500ms, 60s, 4m, 1h30m or 1.5s (amounts of up to 9 digits, with an optional fraction, each with a unit of ms, s, m or h; or 0)'",
+      "WARMGATE_FILL_WAIT,250,'a duration such as 500ms, 60s, 4m, 1h30m or 1.5s (amounts of up to 9 digits, with an optional fraction, each with a unit of ms, s, m or h; or 0)'",
+      "WARMGATE_REFRESH_AHEAD,1m30,'a duration such as 500ms, 60s, 4m, 1h30m or 1.5s (amounts of up to 9 digits, with an optional fraction, each with a unit of ms, s, m or h; or 0)'",
       "WARMGATE_MAX_VALUE_BYTES,lots,'a byte size such as 524288, 512KiB, 512Ki or 1MB'",
       "WARMGATE_L1_MAX_SIZE,0,'a whole number greater than 0, such as 100000'",
       "WARMGATE_MAX_ID_BYTES,0,'a whole number of bytes from 1 to 65536, such as 512'",
@@ -161,8 +164,10 @@ class WarmGateConfigTest {
 
   @Test
   void blankVariablesTakeTheirDefaults() {
-    WarmGateConfig c = WarmGateConfig.from(env("WARMGATE_L1_TTL", " ", "WARMGATE_VALKEY_ADDRESSES", ""));
+    WarmGateConfig c = WarmGateConfig.from(env("WARMGATE_L1_TTL", " ", "WARMGATE_VALKEY_ADDRESSES", "",
+        "WARMGATE_KEY_SPACE_VERSION", " "));
     assertThat(c.l1Ttl()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(c.keySpaceVersion()).isEmpty();
     assertThat(c.valkeyAddresses()).isEqualTo(List.of());
   }
 }

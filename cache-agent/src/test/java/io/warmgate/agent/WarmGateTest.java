@@ -66,4 +66,26 @@ class WarmGateTest {
       assertThat(origin.calls()).as("WARMGATE_L1_TTL=10s applied").isEqualTo(2);
     }
   }
+
+  @Test
+  void keySpaceVersionMovesTheCacheToAnotherSchemaHash() {
+    WarmGateConfig config = WarmGateConfig.from(Map.of("WARMGATE_CACHE_NAME", "deals",
+        "WARMGATE_KEY_SPACE_VERSION", "2"));
+    try (TieredCache<String> plain = WarmGate.newBuilder(String.class, origin).cacheName("deals")
+            .build();
+        TieredCache<String> fromEnv = WarmGate.fromConfig(config, String.class, origin).build();
+        TieredCache<String> built = WarmGate.newBuilder(String.class, origin).cacheName("deals")
+            .keySpaceVersion("2").build()) {
+      assertThat(fromEnv.schemaHash()).isNotEqualTo(plain.schemaHash())
+          .isEqualTo(built.schemaHash());
+    }
+  }
+
+  @Test
+  void malformedKeySpaceVersionIsRefusedNamingTheSetting() {
+    assertThatThrownBy(() -> WarmGate.newBuilder(String.class, origin).keySpaceVersion("v 2"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("keySpaceVersion 'v 2' is invalid: expected 1 to 63 letters, digits, '.', "
+            + "'_' or '-', such as 2 or 2026-03-cents");
+  }
 }

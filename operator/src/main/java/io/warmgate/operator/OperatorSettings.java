@@ -1,7 +1,7 @@
 package io.warmgate.operator;
 
+import io.warmgate.contract.Durations;
 import io.warmgate.operator.inject.WebhookSettings;
-import io.warmgate.operator.model.Durations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package io.warmgate.agent.env;
 
-import java.math.BigDecimal;
+import io.warmgate.contract.Durations;
+import io.warmgate.contract.InvalidDurationException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -13,36 +14,20 @@ import java.util.regex.Pattern;
  */
 public final class EnvValues {
 
-  private static final Pattern DURATION_PART =
-      Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)(ns|us|µs|ms|s|m|h)");
   private static final Pattern SIZE =
       Pattern.compile("(\\d+)\\s*(|k|kB|K|KB|Ki|KiB|M|MB|Mi|MiB|G|GB|Gi|GiB)");
 
   private EnvValues() {}
 
   /**
-   * Parses a Go/Kubernetes duration such as {@code 500ms}, {@code 60s}, {@code 4m},
-   * {@code 1h30m} or {@code 1.5s}; a bare {@code 0} is zero.
+   * Parses a duration of warmgate's one grammar ({@link Durations}): {@code 500ms}, {@code 60s},
+   * {@code 4m}, {@code 1h30m}, {@code 1.5s}, or a bare {@code 0}; surrounding blanks are ignored.
    */
   public static Duration duration(String variable, String value) {
-    String text = value.trim();
-    if (text.equals("0")) {
-      return Duration.ZERO;
-    }
-    Matcher m = DURATION_PART.matcher(text);
-    BigDecimal nanos = BigDecimal.ZERO;
-    int end = 0;
-    while (m.find() && m.start() == end) {
-      nanos = nanos.add(new BigDecimal(m.group(1)).multiply(unitNanos(m.group(2))));
-      end = m.end();
-    }
-    if (end == 0 || end != text.length()) {
-      throw invalid(variable, value, "a duration such as 500ms, 60s, 4m or 1h30m");
-    }
     try {
-      return Duration.ofNanos(nanos.longValueExact());
-    } catch (ArithmeticException e) {
-      throw invalid(variable, value, "a duration shorter than 292 years");
+      return Durations.parse(value.trim());
+    } catch (InvalidDurationException e) {
+      throw invalid(variable, value, e.expected());
     }
   }
 
@@ -91,16 +76,5 @@ public final class EnvValues {
   public static IllegalArgumentException invalid(String variable, String value, String expected) {
     return new IllegalArgumentException(
         variable + "='" + value + "' is invalid: expected " + expected);
-  }
-
-  private static BigDecimal unitNanos(String unit) {
-    return BigDecimal.valueOf(switch (unit) {
-      case "ns" -> 1L;
-      case "us", "µs" -> 1_000L;
-      case "ms" -> 1_000_000L;
-      case "s" -> 1_000_000_000L;
-      case "m" -> 60_000_000_000L;
-      default -> 3_600_000_000_000L;
-    });
   }
 }

@@ -3,6 +3,7 @@ package io.warmgate.agent.env;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
 import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.contract.AgentVariables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,23 +28,23 @@ public final class ValkeyVariables {
    * {@code host:port} of the Valkey/Redis server, or comma-separated seed nodes of a cluster (at
    * most {@value #MAX_CLUSTER_SEEDS}).
    */
-  public static final String ADDRESSES = "WARMGATE_VALKEY_ADDRESSES";
+  public static final String ADDRESSES = AgentVariables.VALKEY_ADDRESSES;
   /** {@code standalone} (default: one server) or {@code cluster} (a Valkey cluster's seed nodes). */
-  public static final String MODE = "WARMGATE_VALKEY_MODE";
+  public static final String MODE = AgentVariables.VALKEY_MODE;
   /** ACL user name, optional. */
-  public static final String USERNAME = "WARMGATE_VALKEY_USERNAME";
+  public static final String USERNAME = AgentVariables.VALKEY_USERNAME;
   /** Password, optional. */
-  public static final String PASSWORD = "WARMGATE_VALKEY_PASSWORD";
+  public static final String PASSWORD = AgentVariables.VALKEY_PASSWORD;
   /** {@code true} to connect with TLS; default {@code false}. */
-  public static final String TLS = "WARMGATE_VALKEY_TLS";
+  public static final String TLS = AgentVariables.VALKEY_TLS;
   /** Path of a PEM file with the CA certificates to trust instead of the JDK's; needs TLS. */
-  public static final String TLS_CA_FILE = "WARMGATE_VALKEY_TLS_CA_FILE";
+  public static final String TLS_CA_FILE = AgentVariables.VALKEY_TLS_CA_FILE;
   /** The same CA certificates as PEM text; an alternative to {@value #TLS_CA_FILE}, not both. */
-  public static final String TLS_CA = "WARMGATE_VALKEY_TLS_CA";
+  public static final String TLS_CA = AgentVariables.VALKEY_TLS_CA;
   /** {@code full} (default: signed by a trusted CA and naming the host) or {@code ca} (any name). */
-  public static final String TLS_VERIFY = "WARMGATE_VALKEY_TLS_VERIFY";
+  public static final String TLS_VERIFY = AgentVariables.VALKEY_TLS_VERIFY;
   /** {@code primary} (default) or {@code replica-preferred} (cluster only). */
-  public static final String READ_FROM = "WARMGATE_VALKEY_READ_FROM";
+  public static final String READ_FROM = AgentVariables.VALKEY_READ_FROM;
 
   /** Most seed nodes {@value #ADDRESSES} takes in cluster mode, as the CRD. */
   public static final int MAX_CLUSTER_SEEDS = 16;

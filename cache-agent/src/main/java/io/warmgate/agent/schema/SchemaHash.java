@@ -1,6 +1,7 @@
 package io.warmgate.agent.schema;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.warmgate.contract.KeySpaceVersions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,6 +19,11 @@ import java.util.Objects;
  * declaration order does not matter; nothing depends on the JVM, the build, or the names of
  * classes other than JDK types. The class name of a bean appears only when the type refers to
  * itself recursively.
+ *
+ * <p>Two more inputs move a type to a new key space when the meaning of its values changes but the
+ * type does not: {@link KeySpaceVersion} on the type, and a key space version set by the
+ * deployment. Each is appended to the description only when set, so a type with neither keeps the
+ * hash it had before they existed.
  */
 public final class SchemaHash {
 
@@ -30,25 +36,69 @@ public final class SchemaHash {
   private SchemaHash() {}
 
   /**
-   * Returns the schema hash of {@code type} as {@code mapper} serializes it.
+   * Returns the schema hash of {@code type} as {@code mapper} serializes it, with no key space
+   * version from the deployment.
    *
    * @throws NullPointerException if an argument is null
-   * @throws IllegalArgumentException if Jackson cannot introspect the type
+   * @throws IllegalArgumentException if Jackson cannot introspect the type, or its
+   *     {@link KeySpaceVersion} breaks {@link KeySpaceVersions#RULE}
    */
   public static String of(Class<?> type, ObjectMapper mapper) {
-    return hash(describe(type, mapper));
+    return of(type, mapper, null);
   }
 
   /**
-   * Returns the canonical description that {@link #of} hashes; useful to see why two types'
-   * hashes differ.
+   * Returns the schema hash of {@code type} as {@code mapper} serializes it, in the key space
+   * version {@code keySpaceVersion} (null: none).
+   *
+   * @throws NullPointerException if {@code type} or {@code mapper} is null
+   * @throws IllegalArgumentException if Jackson cannot introspect the type, or a key space version
+   *     breaks {@link KeySpaceVersions#RULE}
+   */
+  public static String of(Class<?> type, ObjectMapper mapper, String keySpaceVersion) {
+    return hash(describe(type, mapper, keySpaceVersion));
+  }
+
+  /**
+   * Returns the canonical description that {@link #of(Class, ObjectMapper)} hashes; useful to see
+   * why two types' hashes differ.
    */
   public static String describe(Class<?> type, ObjectMapper mapper) {
+    return describe(type, mapper, null);
+  }
+
+  /**
+   * Returns the canonical description that {@link #of(Class, ObjectMapper, String)} hashes.
+   */
+  public static String describe(Class<?> type, ObjectMapper mapper, String keySpaceVersion) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(mapper, "mapper");
-    return "warmgate-codec/" + CODEC_VERSION + ";format=" + mapper.getFactory().getFormatName()
-        + ";type=" + new TypeDescriber(mapper.getSerializationConfig()).describe(
-            mapper.constructType(type));
+    StringBuilder description = new StringBuilder("warmgate-codec/").append(CODEC_VERSION)
+        .append(";format=").append(mapper.getFactory().getFormatName())
+        .append(";type=").append(new TypeDescriber(mapper.getSerializationConfig())
+            .describe(mapper.constructType(type)));
+    KeySpaceVersion annotated = type.getAnnotation(KeySpaceVersion.class);
+    if (annotated != null) {
+      String value = annotated.value();
+      if (!KeySpaceVersions.isValid(value)) {
+        throw new IllegalArgumentException("@KeySpaceVersion(\"" + value + "\") on "
+            + type.getName() + " is invalid: expected " + KeySpaceVersions.RULE
+            + "; change the annotation's value");
+      }
+      description.append(";typeKeySpaceVersion=").append(value);
+    }
+    if (keySpaceVersion != null) {
+      requireValidKeySpaceVersion(keySpaceVersion);
+      description.append(";keySpaceVersion=").append(keySpaceVersion);
+    }
+    return description.toString();
+  }
+
+  private static void requireValidKeySpaceVersion(String version) {
+    if (!KeySpaceVersions.isValid(version)) {
+      throw new IllegalArgumentException("key space version '" + version + "' is invalid: "
+          + "expected " + KeySpaceVersions.RULE);
+    }
   }
 
   static String hash(String description) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.warmgate.contract.AgentVariables;
 import io.warmgate.operator.inject.AgentEnv;
 import java.util.List;
 
@@ -58,7 +59,7 @@ public record CanaryPods(int total, int injected, int ready) {
     }
     for (Container container : pod.getSpec().getContainers()) {
       List<EnvVar> env = container.getEnv();
-      if (env != null && env.stream().anyMatch(v -> AgentEnv.CACHE_NAME.equals(v.getName()))) {
+      if (env != null && env.stream().anyMatch(v -> AgentVariables.CACHE_NAME.equals(v.getName()))) {
         return true;
       }
     }

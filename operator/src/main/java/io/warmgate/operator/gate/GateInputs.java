@@ -1,6 +1,6 @@
 package io.warmgate.operator.gate;
 
-import io.warmgate.operator.model.Durations;
+import io.warmgate.contract.Durations;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.TimeoutAction;
 import io.warmgate.operator.model.WarmupMode;

@@ -1,5 +1,28 @@
 package io.warmgate.operator.inject;
 
+import static io.warmgate.contract.AgentVariables.CACHE_NAME;
+import static io.warmgate.contract.AgentVariables.KEY_SPACE_VERSION;
+import static io.warmgate.contract.AgentVariables.L1_MAX_SIZE;
+import static io.warmgate.contract.AgentVariables.L1_TTL;
+import static io.warmgate.contract.AgentVariables.L2_TIMEOUT;
+import static io.warmgate.contract.AgentVariables.L2_TTL;
+import static io.warmgate.contract.AgentVariables.LOCK_TTL;
+import static io.warmgate.contract.AgentVariables.MAX_STALENESS;
+import static io.warmgate.contract.AgentVariables.NEGATIVE_TTL;
+import static io.warmgate.contract.AgentVariables.POD_NAME;
+import static io.warmgate.contract.AgentVariables.POD_NAMESPACE;
+import static io.warmgate.contract.AgentVariables.POD_TEMPLATE_HASH;
+import static io.warmgate.contract.AgentVariables.REFRESH_AHEAD;
+import static io.warmgate.contract.AgentVariables.STALE_IF_ERROR;
+import static io.warmgate.contract.AgentVariables.VALKEY_ADDRESSES;
+import static io.warmgate.contract.AgentVariables.VALKEY_MODE;
+import static io.warmgate.contract.AgentVariables.VALKEY_PASSWORD;
+import static io.warmgate.contract.AgentVariables.VALKEY_READ_FROM;
+import static io.warmgate.contract.AgentVariables.VALKEY_TLS;
+import static io.warmgate.contract.AgentVariables.VALKEY_TLS_CA;
+import static io.warmgate.contract.AgentVariables.VALKEY_TLS_VERIFY;
+import static io.warmgate.contract.AgentVariables.VALKEY_USERNAME;
+
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.warmgate.operator.model.CaCertificateRef;
@@ -12,35 +35,14 @@ import java.util.List;
 
 /**
  * The {@code WARMGATE_*} environment the cache agent reads ({@code WarmGateConfig} in
- * cache-agent), derived from a CachePolicy spec.
+ * cache-agent), derived from a CachePolicy spec. The names are the contract's
+ * {@link io.warmgate.contract.AgentVariables}, which the agent reads too.
  *
  * <p>The password and the TLS CA are {@code secretKeyRef}s, never values; pod identity comes from the downward
  * API. A spec field that is null (a policy stored under an older CRD) is left out, so the agent
  * applies its own default.
  */
 public final class AgentEnv {
-
-  public static final String CACHE_NAME = "WARMGATE_CACHE_NAME";
-  public static final String VALKEY_ADDRESSES = "WARMGATE_VALKEY_ADDRESSES";
-  public static final String VALKEY_MODE = "WARMGATE_VALKEY_MODE";
-  public static final String VALKEY_READ_FROM = "WARMGATE_VALKEY_READ_FROM";
-  public static final String VALKEY_USERNAME = "WARMGATE_VALKEY_USERNAME";
-  public static final String VALKEY_PASSWORD = "WARMGATE_VALKEY_PASSWORD";
-  public static final String VALKEY_TLS = "WARMGATE_VALKEY_TLS";
-  public static final String VALKEY_TLS_CA = "WARMGATE_VALKEY_TLS_CA";
-  public static final String VALKEY_TLS_VERIFY = "WARMGATE_VALKEY_TLS_VERIFY";
-  public static final String L1_TTL = "WARMGATE_L1_TTL";
-  public static final String L1_MAX_SIZE = "WARMGATE_L1_MAX_SIZE";
-  public static final String L2_TTL = "WARMGATE_L2_TTL";
-  public static final String NEGATIVE_TTL = "WARMGATE_NEGATIVE_TTL";
-  public static final String REFRESH_AHEAD = "WARMGATE_REFRESH_AHEAD";
-  public static final String LOCK_TTL = "WARMGATE_LOCK_TTL";
-  public static final String L2_TIMEOUT = "WARMGATE_L2_TIMEOUT";
-  public static final String MAX_STALENESS = "WARMGATE_MAX_STALENESS";
-  public static final String STALE_IF_ERROR = "WARMGATE_STALE_IF_ERROR";
-  public static final String POD_NAME = "WARMGATE_POD_NAME";
-  public static final String POD_NAMESPACE = "WARMGATE_POD_NAMESPACE";
-  public static final String POD_TEMPLATE_HASH = "WARMGATE_POD_TEMPLATE_HASH";
 
   /** The Argo Rollouts label telling canary from stable pods. */
   public static final String POD_TEMPLATE_HASH_LABEL = "rollouts-pod-template-hash";
@@ -85,6 +87,7 @@ public final class AgentEnv {
     value(env, L2_TIMEOUT, spec.getL2Timeout());
     value(env, MAX_STALENESS, spec.getMaxStaleness());
     value(env, STALE_IF_ERROR, spec.getStaleIfError());
+    value(env, KEY_SPACE_VERSION, spec.getKeySpaceVersion());
     field(env, POD_NAME, "metadata.name");
     field(env, POD_NAMESPACE, "metadata.namespace");
     field(env, POD_TEMPLATE_HASH, "metadata.labels['" + POD_TEMPLATE_HASH_LABEL + "']");

@@ -1,6 +1,6 @@
 package io.warmgate.operator.inject;
 
-import io.warmgate.operator.model.Durations;
+import io.warmgate.contract.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;

@@ -8,6 +8,8 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.warmgate.contract.Durations;
+import io.warmgate.contract.KeySpaceVersions;
 
 /**
  * The desired cache configuration of one workload. Every duration is a Kubernetes-style string
@@ -65,6 +67,18 @@ public class CachePolicySpec {
       + "lowercase letters, digits and '-'. Policies sharing a Valkey need distinct names. "
       + "Injected as WARMGATE_CACHE_NAME.")
   private String cacheName;
+
+  @Size(min = 1, max = KeySpaceVersions.MAX_LENGTH)
+  @Pattern(KeySpaceVersions.PATTERN)
+  @JsonPropertyDescription("A label that enters the schema hash of every pod's cache, for when "
+      + "the meaning of cached values changes but their Java type does not: a new value puts "
+      + "pods started with it in a new key space, and the rollout gate treats their release as a "
+      + "schema change (holds, warms up, releases). 1 to 63 letters, digits, '.', '_' or '-', such "
+      + "as 2 or 2026-03-cents. Unset: the hash of the type alone. Injected as "
+      + "WARMGATE_KEY_SPACE_VERSION when pods are created, so a change applies to pods created "
+      + "afterwards: change it together with the target's pod template so that the change is a "
+      + "new revision.")
+  private String keySpaceVersion;
 
   @Default("100000")
   @Min(1)
@@ -175,6 +189,14 @@ public class CachePolicySpec {
 
   public void setCacheName(String cacheName) {
     this.cacheName = cacheName;
+  }
+
+  public String getKeySpaceVersion() {
+    return keySpaceVersion;
+  }
+
+  public void setKeySpaceVersion(String keySpaceVersion) {
+    this.keySpaceVersion = keySpaceVersion;
   }
 
   public Long getL1MaxSize() {

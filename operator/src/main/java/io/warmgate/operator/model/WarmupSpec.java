@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.warmgate.contract.Durations;
 
 /** When a canary counts as warm, how it gets there, and what happens if it does not in time. */
 @ValidationRule(value = "has(self.minHitRatio) == has(self.hitRatioWindow)",

@@ -1,7 +1,8 @@
 package io.warmgate.operator.policy;
 
+import io.warmgate.contract.Durations;
+import io.warmgate.contract.KeySpaceVersions;
 import io.warmgate.operator.model.CachePolicySpec;
-import io.warmgate.operator.model.Durations;
 import io.warmgate.operator.model.TlsVerify;
 import io.warmgate.operator.model.ValkeyMode;
 import io.warmgate.operator.model.ValkeyReadFrom;
@@ -35,6 +36,11 @@ final class SpecChecks {
     }
     if (isBlank(spec.getCacheName())) {
       problems.add("spec.cacheName is required");
+    }
+    String version = spec.getKeySpaceVersion();
+    if (version != null && !KeySpaceVersions.isValid(version)) {
+      problems.add("spec.keySpaceVersion '" + version + "' is invalid: use "
+          + KeySpaceVersions.RULE + ", or remove it");
     }
     Optional<Duration> l1 = duration(problems, "spec.l1Ttl", spec.getL1Ttl(), true);
     Optional<Duration> l2 = duration(problems, "spec.l2Ttl", spec.getL2Ttl(), true);

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.warmgate.contract.AgentVariables;
 import io.warmgate.operator.OperatorSettings;
 import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.CachePolicy;
@@ -74,7 +75,7 @@ class InjectionWebhookRbacIT {
       Pod created = admin.pods().inNamespace(ns)
           .resource(InjectionWebhookIT.pod("deal-service", "deals")).create();
       assertThat(created.getSpec().getContainers()).allSatisfy(c ->
-          assertThat(c.getEnv()).extracting(e -> e.getName()).contains(AgentEnv.CACHE_NAME));
+          assertThat(c.getEnv()).extracting(e -> e.getName()).contains(AgentVariables.CACHE_NAME));
       await().atMost(InjectionWebhookIT.WITHIN).until(leader::isReady);
       String issued = servedCertificate(admin);
 

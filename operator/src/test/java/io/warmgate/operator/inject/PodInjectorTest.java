@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.warmgate.contract.AgentVariables;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.SecretKeyRef;
@@ -26,6 +27,7 @@ class PodInjectorTest {
     CachePolicySpec spec = new CachePolicySpec();
     spec.setTargetRef(new TargetRef(TargetKind.Rollout, "deal-service"));
     spec.setCacheName("deals");
+    spec.setKeySpaceVersion("2026-03-cents");
     ValkeySpec valkey = new ValkeySpec();
     valkey.setAddresses(List.of("valkey-0:6379", "valkey-1:6379"));
     valkey.setTls(true);
@@ -86,6 +88,7 @@ class PodInjectorTest {
         value("WARMGATE_L2_TIMEOUT", "20ms"),
         value("WARMGATE_MAX_STALENESS", "5m"),
         value("WARMGATE_STALE_IF_ERROR", "5m"),
+        value("WARMGATE_KEY_SPACE_VERSION", "2026-03-cents"),
         field("WARMGATE_POD_NAME", "metadata.name"),
         field("WARMGATE_POD_NAMESPACE", "metadata.namespace"),
         field("WARMGATE_POD_TEMPLATE_HASH", "metadata.labels['rollouts-pod-template-hash']"));
@@ -98,9 +101,19 @@ class PodInjectorTest {
   }
 
   @Test
+  void withoutKeySpaceVersionNoneIsInjected() {
+    CachePolicy policy = policy(List.of());
+    policy.getSpec().setKeySpaceVersion(null);
+
+    assertThat(AgentEnv.of(policy.getSpec())).extracting(EnvVar::getName)
+        .doesNotContain(AgentVariables.KEY_SPACE_VERSION)
+        .hasSize(expectedAgentEnv().size() - 1);
+  }
+
+  @Test
   void passwordIsAReferenceNeverAValue() {
     EnvVar password = AgentEnv.of(policy(List.of()).getSpec()).stream()
-        .filter(e -> e.getName().equals(AgentEnv.VALKEY_PASSWORD)).findFirst().orElseThrow();
+        .filter(e -> e.getName().equals(AgentVariables.VALKEY_PASSWORD)).findFirst().orElseThrow();
     assertThat(password.getValue()).isNull();
     assertThat(password.getValueFrom().getSecretKeyRef().getName()).isEqualTo("valkey-auth");
   }
@@ -111,7 +124,7 @@ class PodInjectorTest {
     policy.getSpec().getValkey().setUsername(null);
     policy.getSpec().getValkey().setPasswordSecretKeyRef(null);
     assertThat(AgentEnv.of(policy.getSpec())).extracting(EnvVar::getName)
-        .doesNotContain(AgentEnv.VALKEY_USERNAME, AgentEnv.VALKEY_PASSWORD)
+        .doesNotContain(AgentVariables.VALKEY_USERNAME, AgentVariables.VALKEY_PASSWORD)
         .hasSize(expectedAgentEnv().size() - 2);
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.warmgate.agent.WarmGateConfig;
+import io.warmgate.contract.AgentVariables;
 import io.warmgate.operator.model.CaCertificateRef;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
@@ -114,7 +115,7 @@ class ValkeyRulesAgreeIT {
     for (EnvVar variable : AgentEnv.of(spec(valkey))) {
       if (variable.getValue() != null) {
         env.put(variable.getName(), variable.getValue());
-      } else if (variable.getName().equals(AgentEnv.VALKEY_TLS_CA)) {
+      } else if (variable.getName().equals(AgentVariables.VALKEY_TLS_CA)) {
         env.put(variable.getName(), caPem);
       } else {
         env.put(variable.getName(), "from-" + variable.getName().toLowerCase());

@@ -10,11 +10,15 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The model is the API: it never depends on operator code, so clients can use it alone. */
+/**
+ * The model is the API: it never depends on operator code, so clients can use it alone. It may
+ * use the dependency-free contract (duration grammar, key space version rule) it shares with the
+ * agent.
+ */
 class ModelIsolationTest {
 
   private static final Pattern OPERATOR_IMPORT =
-      Pattern.compile("^import\\s+(static\\s+)?io\\.warmgate\\.(?!operator\\.model\\.)",
+      Pattern.compile("^import\\s+(static\\s+)?io\\.warmgate\\.(?!operator\\.model\\.|contract\\.)",
           Pattern.MULTILINE);
   private static final Pattern JOSDK_IMPORT =
       Pattern.compile("^import\\s+(static\\s+)?io\\.javaoperatorsdk\\.", Pattern.MULTILINE);

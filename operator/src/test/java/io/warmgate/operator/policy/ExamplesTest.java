@@ -54,5 +54,6 @@ class ExamplesTest {
     assertThat(policy.getSpec().getWarmup().getOnTimeout()).isEqualTo(TimeoutAction.Hold);
     assertThat(policy.getSpec().getWarmup().getMinHitRatio()).isEqualTo(90);
     assertThat(policy.getSpec().getInjection().getContainers()).containsExactly("app");
+    assertThat(policy.getSpec().getKeySpaceVersion()).isEqualTo("2");
   }
 }

@@ -32,6 +32,14 @@ class SpecChecksTest {
     assertThat(SpecChecks.problems(minimal())).isEmpty();
   }
 
+  @Test
+  void aWellFormedKeySpaceVersionIsValid() {
+    CachePolicySpec spec = minimal();
+    spec.setKeySpaceVersion("2026-03-cents_v" + "9".repeat(48));
+    assertThat(spec.getKeySpaceVersion()).hasSize(63);
+    assertThat(SpecChecks.problems(spec)).isEmpty();
+  }
+
   static Stream<Arguments> invalid() {
     return Stream.of(
         Arguments.of("spec.l1Ttl", (Consumer<CachePolicySpec>) s -> s.setL1Ttl("60")),
@@ -57,7 +65,13 @@ class SpecChecksTest {
         Arguments.of("spec.warmup.minHitRatio",
             (Consumer<CachePolicySpec>) s -> s.getWarmup().setMinHitRatio(50)),
         Arguments.of("spec.targetRef", (Consumer<CachePolicySpec>) s -> s.setTargetRef(null)),
-        Arguments.of("spec.cacheName", (Consumer<CachePolicySpec>) s -> s.setCacheName(" ")));
+        Arguments.of("spec.cacheName", (Consumer<CachePolicySpec>) s -> s.setCacheName(" ")),
+        Arguments.of("spec.keySpaceVersion",
+            (Consumer<CachePolicySpec>) s -> s.setKeySpaceVersion("v 2")),
+        Arguments.of("spec.keySpaceVersion",
+            (Consumer<CachePolicySpec>) s -> s.setKeySpaceVersion("")),
+        Arguments.of("spec.keySpaceVersion",
+            (Consumer<CachePolicySpec>) s -> s.setKeySpaceVersion("v".repeat(64))));
   }
 
   @ParameterizedTest(name = "{0}")

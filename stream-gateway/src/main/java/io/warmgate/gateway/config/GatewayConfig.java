@@ -20,7 +20,8 @@ import java.util.UUID;
  * {@code WARMGATE_POD_NAME}). Immutable; {@link #toString()} never
  * shows the Valkey password or upstream header values, which usually come from a Secret.
  *
- * <p>Durations are Kubernetes/Go style ({@code 500ms}, {@code 60s}, {@code 4m}). An unset or blank
+ * <p>Durations follow warmgate's one grammar, {@link io.warmgate.contract.Durations} ({@code 500ms},
+ * {@code 60s}, {@code 4m}, {@code 1.5s}). An unset or blank
  * variable takes its default; a malformed one is refused with an {@link IllegalArgumentException}
  * naming the variable, its value and the expected form.
  */
@@ -182,8 +183,8 @@ public final class GatewayConfig {
   public String podName() { return podName; }
 
   /**
-   * Parses a duration the way every {@code WARMGATE_*} variable is parsed ({@code 500ms},
-   * {@code 60s}, {@code 4m}).
+   * Parses a duration the way every {@code WARMGATE_*} variable is parsed
+   * ({@link io.warmgate.contract.Durations}: {@code 500ms}, {@code 60s}, {@code 4m}, {@code 1.5s}).
    *
    * @param name what the value is, for the error message
    * @throws IllegalArgumentException naming {@code name}, the value and the expected form

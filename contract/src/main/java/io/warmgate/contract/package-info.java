@@ -1,0 +1,8 @@
+/**
+ * What the warmgate operator and the cache agent must read alike, in one dependency-free place that
+ * both compile against: the duration grammar ({@link io.warmgate.contract.Durations}), the key
+ * space version rule ({@link io.warmgate.contract.KeySpaceVersions}) and the names of the
+ * {@code WARMGATE_*} variables the operator injects and the agent reads
+ * ({@link io.warmgate.contract.AgentVariables}).
+ */
+package io.warmgate.contract;
