@@ -3,10 +3,8 @@ package io.warmgate.operator.inject;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.contract.AgentVariables;
-import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
@@ -62,19 +60,11 @@ class KeySpaceVersionAgreesIT {
   }
 
   private static String crdRefusal(String name, String version) {
-    CachePolicy policy = new CachePolicy();
-    policy.getMetadata().setName(name);
-    policy.getMetadata().setNamespace(namespace);
-    policy.setSpec(spec(version));
-    try {
-      api.client().resources(CachePolicy.class).inNamespace(namespace).resource(policy)
-          .dryRun().create();
-      return null;
-    } catch (KubernetesClientException e) {
-      assertThat(e.getCode()).as(e.getMessage()).isEqualTo(422);
-      assertThat(e.getMessage()).contains("spec.keySpaceVersion");
-      return e.getMessage();
+    String refusal = api.refusal(namespace, name, spec(version));
+    if (refusal != null) {
+      assertThat(refusal).contains("spec.keySpaceVersion");
     }
+    return refusal;
   }
 
   private static String agentRefusal(String version) {

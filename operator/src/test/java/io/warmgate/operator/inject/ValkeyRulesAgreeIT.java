@@ -3,11 +3,9 @@ package io.warmgate.operator.inject;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.contract.AgentVariables;
 import io.warmgate.operator.model.CaCertificateRef;
-import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
@@ -95,19 +93,9 @@ class ValkeyRulesAgreeIT {
 
   /** The API server's refusal of a policy with {@code valkey}, or null when it admits it. */
   private static String crdRefusal(String name, ValkeySpec valkey) {
-    CachePolicy policy = new CachePolicy();
-    policy.getMetadata().setName(name);
-    policy.getMetadata().setNamespace(namespace);
-    policy.setSpec(spec(valkey));
-    try {
-      api.client().resources(CachePolicy.class).inNamespace(namespace).resource(policy)
-          .dryRun().create();
-      return null;
-    } catch (KubernetesClientException e) {
-      assertThat(e.getCode()).as(e.getMessage()).isEqualTo(422);
-      return e.getMessage();
-    }
+    return api.refusal(namespace, name, spec(valkey));
   }
+
 
   /** The agent's refusal of what the webhook injects for {@code valkey}, or null. */
   private static String agentRefusal(ValkeySpec valkey) {

@@ -7,8 +7,11 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.CachePolicySpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -82,6 +85,27 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     config.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + namespace,
         "system:authenticated");
     return clientFor(config);
+  }
+
+  /**
+   * Why the API server refuses a CachePolicy {@code name} with {@code spec} in {@code namespace}
+   * (its 422 message), or null when a dry-run create admits it: the CRD's schema and CEL rules
+   * applied to one value, for tests that hold them against the Java checks.
+   */
+  public String refusal(String namespace, String name, CachePolicySpec spec) {
+    CachePolicy policy = new CachePolicy();
+    policy.getMetadata().setName(name);
+    policy.getMetadata().setNamespace(namespace);
+    policy.setSpec(spec);
+    try {
+      client.resources(CachePolicy.class).inNamespace(namespace).resource(policy).dryRun().create();
+      return null;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 422) {
+        throw e;
+      }
+      return e.getMessage();
+    }
   }
 
   /** Creates a fresh namespace named after {@code prefix}. */
