@@ -187,11 +187,17 @@ final class GateScenario implements AutoCloseable {
             && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));
   }
 
-  /** Waits for the pause to be released; on time-out, says what the gate and Valkey showed. */
+  /**
+   * Waits for the pause to be released; on time-out, says what the gate and Valkey showed. Fails
+   * at once if the API server refused the operator a request meanwhile.
+   */
   void awaitRelease(DealRollout app, String canaryHash) {
     try {
       await("pause released").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
-          .until(() -> !app.paused());
+          .until(() -> {
+            stack.assertNothingRefused();
+            return !app.paused();
+          });
     } catch (ConditionTimeoutException e) {
       throw new AssertionError("the canary of " + app.name + " was never released; gate " + app.gate()
           + "; coverage of the warm job's ids measured here "

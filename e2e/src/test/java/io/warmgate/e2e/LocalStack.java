@@ -1,9 +1,9 @@
 package io.warmgate.e2e;
 
 import com.google.cloud.spanner.DatabaseClient;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.localpods.LocalPodRunner;
+import io.warmgate.testing.ChartServiceAccount;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.OperatorProcess;
 import io.warmgate.testing.RedisClusterExtension;
@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The default stack: Redis (one server, or a cluster of three primaries and three replicas) and
  * the Spanner emulator as local processes (the test-support extensions, one per test class), the
  * operator as its own process with its webhook registered by URL, and the pods kwok schedules run
- * as local deal-service processes.
+ * as local deal-service processes. The operator acts as the chart's ServiceAccount with the chart's
+ * RBAC, so a permission the chart lacks fails a scenario here, not a user's first release.
  */
 final class LocalStack implements Stack {
 
@@ -33,6 +34,8 @@ final class LocalStack implements Stack {
   private final ServiceExtension valkey;
   private final SpannerEmulatorExtension spanner = new SpannerEmulatorExtension();
   private OperatorProcess operator;
+  private ChartServiceAccount identity;
+  private final List<String> refused = new ArrayList<>();
 
   /** @param cluster whether L2 is a Redis cluster rather than one server */
   LocalStack(boolean cluster) {
@@ -55,8 +58,27 @@ final class LocalStack implements Stack {
 
   @Override
   public void afterEach(ExtensionContext context) {
-    spanner.afterEach(context);
-    valkey.afterEach(context);
+    try {
+      assertNothingRefused();
+    } finally {
+      refused.clear();
+      spanner.afterEach(context);
+      valkey.afterEach(context);
+    }
+  }
+
+  @Override
+  public void assertNothingRefused() {
+    if (operator == null) {
+      return;
+    }
+    operator.refusals().stream().filter(r -> !refused.contains(r)).forEach(refused::add);
+    if (!refused.isEmpty()) {
+      throw new AssertionError("the API server refused the operator, acting as "
+          + identity.username() + " with the RBAC of charts/warmgate: " + String.join("; ", refused)
+          + ". Grant it in charts/warmgate/templates and operator/k8s/rbac.yaml (see "
+          + RolloutGateE2E.WORK.resolve("operator.log") + ")");
+    }
   }
 
   @Override
@@ -79,9 +101,15 @@ final class LocalStack implements Stack {
         client.load(Files.newInputStream(crd)).serverSideApply();
       }
     }
-    client.resource(new NamespaceBuilder().withNewMetadata().withName("warmgate-system").endMetadata().build())
-        .serverSideApply();
-    operator = new OperatorProcess(cluster.kubeconfigPath(), RolloutGateE2E.WORK).withWebhook();
+    // The namespace the chart's README installs into; its Roles (Lease, webhook Secret) live there.
+    identity = ChartServiceAccount.install(client, "warmgate-system", RolloutGateE2E.WORK);
+    // Leader election on, as the chart runs it; a fixed identity lets a restarted operator take
+    // its Lease back at once instead of waiting for it to expire.
+    operator = new OperatorProcess(identity.kubeconfig(), RolloutGateE2E.WORK)
+        .inNamespace(identity.namespace())
+        .withEnv("WARMGATE_LEADER_ELECTION", "true")
+        .withEnv("POD_NAME", "warmgate-operator-e2e")
+        .withWebhook();
     String webhook = Repo.manifest("examples/local/webhook.yaml")
         .replace("127.0.0.1:18443", "127.0.0.1:" + operator.webhookPort());
     client.load(new ByteArrayInputStream(webhook.getBytes(StandardCharsets.UTF_8))).serverSideApply();

@@ -76,6 +76,13 @@ interface Stack extends BeforeAllCallback, BeforeEachCallback, AfterEachCallback
   /** Valkey back at the same address ({@link #valkeyAddress()}, {@link #valkeyUri()}), empty. */
   void startValkey();
 
+  /**
+   * Fails, naming each refused request, if the API server refused the operator anything during
+   * this test: the operator runs with the chart's RBAC, so that is a permission the chart lacks.
+   * Does nothing where the stack does not read the operator's log.
+   */
+  default void assertNothingRefused() {}
+
   /** Starts the operator and waits until it is ready. */
   void startOperator();
 

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok-controller from the
  * binaries of {@code hack/prereqs.sh}, with fake nodes on which pods become Ready without running
  * anything; the Argo Rollouts CRDs are installed and its controller runs as a local process.
+ * kube-apiserver authorizes with Node and RBAC, as a real cluster does.
  *
  * <p>If {@code WARMGATE_E2E_KUBECONFIG} names a kubeconfig, that cluster is used instead (Argo
  * Rollouts must already run there) and nothing but the test {@link #namespace()} is created and
@@ -129,6 +130,9 @@ public final class KwokCluster implements ManagedService {
         "--kube-scheduler-binary", ToolBinaries.kubernetes("kube-scheduler").toString(),
         "--etcd-binary", ToolBinaries.etcd().toString(),
         "--kwok-controller-binary", ToolBinaries.kwok("kwok").toString(),
+        // kwokctl's default for a secure port, stated so the E2E suite's operator, acting as the
+        // chart's ServiceAccount, is held to the chart's RBAC: --authorization-mode=Node,RBAC.
+        "--kube-authorization=true",
         "--wait", "120s");
     try {
       Files.createDirectories(workDir);

@@ -2,10 +2,12 @@ package io.warmgate.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,16 +16,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The warmgate operator as its own JVM, as it runs in a cluster: started from the packaged
  * {@code operator} module's classpath ({@link WarmgatePaths#moduleClasspath}) with leader election
  * off, its output appended to {@code <logDir>/operator.log}, killable with SIGKILL and killed at
- * JVM exit at the latest. Not thread-safe.
+ * JVM exit at the latest. {@link #refusals()} reads what the API server refused it. Not
+ * thread-safe.
  */
 public final class OperatorProcess implements AutoCloseable {
 
   private static final String MAIN = "io.warmgate.operator.WarmgateOperator";
+  // The API server's Forbidden message: User "u" cannot <verb> resource "r" in API group "g"
+  // in the namespace "n" (or at the cluster scope); the operator logs it with the failed call.
+  private static final Pattern REFUSAL = Pattern.compile("User \"[^\"]+\" cannot \\S+ "
+      + "(?:resource \"[^\"]*\"(?: in API group \"[^\"]*\")?(?: in the namespace \"[^\"]*\""
+      + "| at the cluster scope)?|path \"[^\"]*\")");
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -32,6 +42,8 @@ public final class OperatorProcess implements AutoCloseable {
   private final int httpPort = FreePorts.next();
   private final Map<String, String> env = new LinkedHashMap<>();
   private final List<String> jvmOptions = new ArrayList<>();
+  private String namespace = "warmgate-system";
+  private long refusalsReadUpTo;
   private int webhookPort;
   private Process process;
   private Cleanup.Registration cleanup;
@@ -49,6 +61,15 @@ public final class OperatorProcess implements AutoCloseable {
     env.put("WARMGATE_WEBHOOK_ENABLED", "true");
     env.put("WARMGATE_WEBHOOK_PORT", Integer.toString(webhookPort));
     env.put("WARMGATE_WEBHOOK_HOSTS", "127.0.0.1,localhost");
+    return this;
+  }
+
+  /**
+   * The namespace the operator runs in, as a pod's {@code POD_NAMESPACE} (its Lease and webhook
+   * certificate Secret live there); {@code warmgate-system} unless set.
+   */
+  public OperatorProcess inNamespace(String namespace) {
+    this.namespace = namespace;
     return this;
   }
 
@@ -111,13 +132,17 @@ public final class OperatorProcess implements AutoCloseable {
     command.addAll(List.of("-cp", WarmgatePaths.moduleClasspath("operator"), MAIN));
     try {
       Files.createDirectories(logDir);
+      if (starts == 0 && Files.exists(log)) {
+        // The log may hold earlier operators' lines (it is appended to); read only this one's.
+        refusalsReadUpTo = Files.size(log);
+      }
       ProcessBuilder builder = new ProcessBuilder(command)
           .directory(WarmgatePaths.repoDir().toFile())
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
       builder.environment().putAll(Map.of(
           "KUBECONFIG", kubeconfig.toString(),
-          "POD_NAMESPACE", "warmgate-system",
+          "POD_NAMESPACE", namespace,
           "WARMGATE_LEADER_ELECTION", "false",
           "WARMGATE_HTTP_PORT", Integer.toString(httpPort),
           "WARMGATE_LOG_FORMAT", "text"));
@@ -133,11 +158,12 @@ public final class OperatorProcess implements AutoCloseable {
     while (!ready()) {
       if (!started.isAlive()) {
         throw new IllegalStateException("the operator exited with " + started.exitValue()
-            + ": see " + log);
+            + refusalsSentence() + ": see " + log);
       }
       if (System.nanoTime() > deadline) {
         kill();
-        throw new IllegalStateException("the operator was not ready within 90 s: see " + log);
+        throw new IllegalStateException("the operator was not ready within 90 s"
+            + refusalsSentence() + ": see " + log);
       }
       sleep(Duration.ofMillis(250));
     }
@@ -161,6 +187,44 @@ public final class OperatorProcess implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted during GET /" + path, e);
     }
+  }
+
+  /**
+   * Returns each distinct request the API server refused the operator (403 Forbidden), as its
+   * message puts it ({@code User "..." cannot patch resource "rollouts/status" in API group ...}),
+   * that the operator logged since the previous call; empty when there was none.
+   */
+  public List<String> refusals() {
+    Path log = logDir.resolve("operator.log");
+    if (!Files.exists(log)) {
+      return List.of();
+    }
+    List<String> found = new ArrayList<>();
+    try (InputStream in = Files.newInputStream(log)) {
+      in.skipNBytes(Math.min(refusalsReadUpTo, Files.size(log)));
+      String read = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      // A line still being written is read whole next time.
+      String complete = read.substring(0, read.lastIndexOf('\n') + 1);
+      refusalsReadUpTo += complete.getBytes(StandardCharsets.UTF_8).length;
+      for (String line : complete.split("\n")) {
+        if (!line.contains("forbidden")) {
+          continue;
+        }
+        Matcher matcher = REFUSAL.matcher(line);
+        String refusal = matcher.find() ? matcher.group() : line.strip();
+        if (!found.contains(refusal)) {
+          found.add(refusal);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + log, e);
+    }
+    return found;
+  }
+
+  private String refusalsSentence() {
+    List<String> refused = refusals();
+    return refused.isEmpty() ? "" : "; the API server refused it: " + String.join("; ", refused);
   }
 
   /** SIGKILL: no shutdown hook, no graceful release of anything. */

@@ -13,6 +13,7 @@ final class ToolBinaries {
   static final String KWOK_VERSION = "0.7.0";
   static final String ARGO_ROLLOUTS_VERSION = "1.9.2";
   static final String PROMETHEUS_VERSION = "3.16.0";
+  static final String HELM_VERSION = "3.19.5";
 
   private ToolBinaries() {
   }
@@ -37,6 +38,10 @@ final class ToolBinaries {
   static Path rolloutsController() {
     return Prerequisites.executable(argoRolloutsDir().resolve("rollouts-controller"),
         "Argo Rollouts controller");
+  }
+
+  static Path helm() {
+    return Prerequisites.executable(bin().resolve("helm-v" + HELM_VERSION).resolve("helm"), "helm");
   }
 
   /** {@code prometheus} or {@code promtool}. */

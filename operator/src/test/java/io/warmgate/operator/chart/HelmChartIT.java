@@ -31,6 +31,7 @@ import io.lettuce.core.SslVerifyMode;
 import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.gateway.config.GatewayConfig;
 import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.testing.Helm;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
