@@ -2,7 +2,7 @@
 # Runs the end-to-end suite (RolloutGateE2E) on a Kind cluster, where pods are real containers.
 # Needs a Docker engine (the kwok path, hack/test.sh, does not); the CI job kind-e2e runs it.
 #   - kind is built from its Go module (hack/tools/kind) into $WARMGATE_CACHE_DIR, like the other tools;
-#   - the operator and deal-service images are built with Jib to the Docker daemon and loaded into Kind;
+#   - the operator and deal-service images are built by hack/image.sh --docker and loaded into Kind;
 #   - Argo Rollouts is installed from manifests/install.yaml of the module hack/tools/argo-rollouts pins;
 #   - Valkey and the Cloud Spanner emulator run as Deployments in namespace warmgate-e2e. The emulator
 #     image is built here from the locally installed emulator_main on a slim base image: pods reach it
@@ -72,11 +72,9 @@ finish() {
 }
 
 build_images() {
-  local args=(-B -ntp package jib:dockerBuild -DskipTests -pl "operator,examples/deal-service" -am
-    "-Dwarmgate.image.tag=$TAG")
-  [[ -n "${WARMGATE_JIB_BASE_IMAGE:-}" ]] && args+=("-Dwarmgate.image.base=$WARMGATE_JIB_BASE_IMAGE")
   log "building $OPERATOR_IMAGE and $APP_IMAGE (Jib, to the Docker daemon)"
-  (cd "$WARMGATE_ROOT" && mvn "${args[@]}")
+  "$WARMGATE_ROOT/hack/image.sh" --docker --only operator,deal-service --tag "$TAG" \
+    ${WARMGATE_JIB_BASE_IMAGE:+--base "$WARMGATE_JIB_BASE_IMAGE"} >/dev/null
   # No published emulator image is used: ship the binary installed here.
   local dir="$WORK_DIR/emulator-image"
   mkdir -p "$dir"
