@@ -478,7 +478,9 @@ public final class WarmGate<V> {
         .meterRegistry(registry)
         .writtenKeys(written)
         .clock(clock);
-    return fleetSettings.apply(fleet).start(new DefaultTieredCache<>(s));
+    DefaultTieredCache<V> cache = new DefaultTieredCache<>(s);
+    FleetServices services = fleetSettings.apply(fleet).start(cache);
+    return new HotKeySampler<>(cache, services.hotKeys(), services::close);
   }
 
   /** Counts the ids the origin answers without a value in {@code warmgate.origin.notfound}. */

@@ -7,7 +7,9 @@
  * {@link io.warmgate.agent.WarmGateConfig} and {@link io.warmgate.agent.CacheLoadException}.
  * Sub-packages by capability: {@code l1}, {@code l2} (keys, envelope, client), {@code schema}
  * (schema hash), {@code registry}, {@code stats}, {@code hot}, {@code preload}, {@code fleet}
- * and {@code env}. The agent reads no database itself: origins such as the Cloud Spanner one
- * ({@code warmgate-spanner-origin}) come in their own artifacts.
+ * and {@code env}: the machinery behind the API, which uses nothing of this package (each
+ * package-info says which of its public types are meant for whom). The agent reads no database
+ * itself: origins such as the Cloud Spanner one ({@code warmgate-spanner-origin}) come in their
+ * own artifacts.
  */
 package io.warmgate.agent;

@@ -1,6 +1,6 @@
 package io.warmgate.operator;
 
-import static io.warmgate.operator.HttpResponses.respond;
+import static io.warmgate.operator.http.HttpResponses.respond;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

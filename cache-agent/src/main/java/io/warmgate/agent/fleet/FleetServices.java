@@ -5,14 +5,12 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.warmgate.agent.TieredCache;
-import io.warmgate.agent.WarmGateConfig;
-import io.warmgate.agent.hot.HotKeySampler;
 import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.agent.preload.PreloadWorker;
+import io.warmgate.agent.preload.WarmableCache;
 import io.warmgate.agent.registry.AgentInfo;
 import io.warmgate.agent.registry.AgentRegistry;
 import io.warmgate.agent.stats.StatsFlusher;
@@ -39,27 +37,29 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Attaches the fleet services to a cache: the {@link AgentRegistry} heartbeat, the
- * {@link StatsFlusher}, {@link HotKeys} sampling and flushing, and the {@link PreloadWorker}, all
- * writing the keys of {@code docs/valkey-layout.md} over one Valkey connection of their own (on a
- * cluster, every key of a cache lives in the slot of its {@code {wg:<cache>}} tag, so each script
- * runs on that slot's primary).
+ * {@link StatsFlusher}, {@link HotKeys} flushing, and the {@link PreloadWorker}, all writing the
+ * keys of {@code docs/valkey-layout.md} over one Valkey connection of their own (on a cluster,
+ * every key of a cache lives in the slot of its {@code {wg:<cache>}} tag, so each script runs on
+ * that slot's primary).
+ *
+ * <p>{@code WarmGate} starts them: {@code WarmGate.fromEnvironment(...)} and
+ * {@code fromConfig(...)} builders with a Valkey address, or any builder with
+ * {@code fleetServices(true)}. The cache it returns records the ids looked up in
+ * {@link #hotKeys()} and, on {@code close()}, stops the services ({@link #close()}: final flush,
+ * lock released, registry entry removed) before closing the cache. {@link Builder} is the settings
+ * hook of {@code WarmGate.fleetServices(settings)}:
  *
  * <pre>{@code
- * MeterRegistry meters = new SimpleMeterRegistry();
- * TieredCache<Deal> deals = FleetServices.newBuilder()
- *     .config(config)                 // Valkey address, pod name, namespace, template hash, l2Ttl
- *     .meterRegistry(meters)          // the registry the cache counts in
- *     .start(WarmGate.fromConfig(config, Deal.class, origin).meterRegistry(meters).build());
+ * TieredCache<Deal> deals = WarmGate.fromEnvironment(Deal.class, origin)
+ *     .fleetServices(fleet -> fleet.flushInterval(Duration.ofSeconds(1)))
+ *     .build();
  * }</pre>
- * ({@code WarmGate.fromEnvironment(...).build()} does this by itself.) The returned cache samples
- * the ids looked up and, on {@code close()}, stops the services (final flush, lock released,
- * registry entry removed) before closing the cache.
  *
  * <p>An unreachable Valkey never fails {@link Builder#start}: the services connect in the
  * background, retrying, and a failing service logs once and retries at its next interval while
  * the cache keeps serving.
  */
-public final class FleetServices {
+public final class FleetServices implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(FleetServices.class);
   /** Bound of each control command. */
@@ -67,7 +67,7 @@ public final class FleetServices {
   private static final long MAX_CONNECT_BACKOFF_MILLIS = 5_000;
 
   private final Builder settings;
-  private final TieredCache<?> cache;
+  private final WarmableCache cache;
   private final KeySpace keys;
   private final HotKeys hotKeys;
   private final WrittenKeys writtenKeys;
@@ -84,7 +84,7 @@ public final class FleetServices {
   private boolean connectFailureLogged;
   private boolean closed;
 
-  private FleetServices(Builder b, TieredCache<?> cache) {
+  private FleetServices(Builder b, WarmableCache cache) {
     this.settings = b.copy(); // later changes to the builder do not reach running services
     this.cache = cache;
     this.keys = new KeySpace(cache.name(), cache.schemaHash());
@@ -106,7 +106,7 @@ public final class FleetServices {
         .computationThreadPoolSize(1).build();
   }
 
-  /** Returns a builder; {@link Builder#valkeyUri} (or {@link Builder#config}) is required. */
+  /** Returns a builder; {@link Builder#valkeyUri} (or {@link Builder#valkey}) is required. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -221,12 +221,18 @@ public final class FleetServices {
     }
   }
 
+  /** Returns the tracker the cache records its lookups in; these services flush it. */
+  public HotKeys hotKeys() {
+    return hotKeys;
+  }
+
   /**
    * Stops the services: the preload worker finishes its batch and releases the job lock, the
    * last stats and hot ids are flushed, the registry entry is removed, and the connection closed.
-   * Errors are logged, never thrown. Idempotent.
+   * Errors are logged, never thrown. Idempotent. Does not close the cache.
    */
-  void close() {
+  @Override
+  public void close() {
     synchronized (lock) {
       if (closed) {
         return;
@@ -299,23 +305,6 @@ public final class FleetServices {
       c.flushInterval = flushInterval;
       c.pollInterval = pollInterval;
       return c;
-    }
-
-    /**
-     * Takes the Valkey endpoint (mode, addresses, TLS, credentials), pod name, namespace, template
-     * hash and L2 TTL from {@code config}.
-     *
-     * @throws IllegalArgumentException if {@code config} has no Valkey address
-     */
-    public Builder config(WarmGateConfig config) {
-      Objects.requireNonNull(config, "config");
-      valkey = config.valkeyEndpoint().orElseThrow(() -> new IllegalArgumentException(
-          "fleet services need Valkey, but " + WarmGateConfig.VALKEY_ADDRESSES + " is not set"));
-      config.podName().ifPresent(this::podName);
-      podNamespace = config.podNamespace().orElse(null);
-      podTemplateHash = config.podTemplateHash().orElse(null);
-      l2Ttl = config.l2Ttl();
-      return this;
     }
 
     /**
@@ -422,16 +411,16 @@ public final class FleetServices {
     }
 
     /**
-     * Starts the services for {@code cache} and returns the cache to use instead: it samples hot
-     * ids and its {@code close()} stops the services, then closes {@code cache}.
+     * Starts the services for {@code cache} (connecting in the background) and returns them; the
+     * caller records the cache's lookups in {@link FleetServices#hotKeys()} and closes the
+     * services before the cache.
      *
-     * @throws IllegalStateException if no Valkey URI or meter registry was set
+     * @throws IllegalStateException if no Valkey endpoint or meter registry was set
      */
-    public <V> TieredCache<V> start(TieredCache<V> cache) {
+    public FleetServices start(WarmableCache cache) {
       Objects.requireNonNull(cache, "cache");
       if (valkey == null) {
-        throw new IllegalStateException("Valkey is not set: call valkey(...), valkeyUri(...) or "
-            + "config(...)");
+        throw new IllegalStateException("Valkey is not set: call valkey(...) or valkeyUri(...)");
       }
       if (meterRegistry == null) {
         throw new IllegalStateException("meterRegistry is not set: pass the registry the cache "
@@ -439,7 +428,7 @@ public final class FleetServices {
       }
       FleetServices services = new FleetServices(this, cache);
       services.startConnecting();
-      return new HotKeySampler<>(cache, services.hotKeys, services::close);
+      return services;
     }
   }
 }

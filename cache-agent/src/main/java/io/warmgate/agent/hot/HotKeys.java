@@ -2,7 +2,6 @@ package io.warmgate.agent.hot;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
@@ -66,9 +65,9 @@ public final class HotKeys {
   static final double MIN_SCORE = 0.001;
   /**
    * Ids longer than this in UTF-8 are not recorded, which bounds the memory of the hot set; the
-   * cache's default longest id.
+   * same as the cache's default longest id ({@code TieredCache.DEFAULT_MAX_ID_BYTES}).
    */
-  public static final int MAX_ID_BYTES = TieredCache.DEFAULT_MAX_ID_BYTES;
+  public static final int MAX_ID_BYTES = 512;
 
   /**
    * KEYS = hot, landmark, meta; ARGV = now ms, half-life ms, rescale after (half-lives), capacity,

@@ -9,8 +9,6 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.warmgate.agent.CacheLoadException;
-import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
@@ -40,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * another pod of the same hash takes the job over. The holder re-reads the job, marks it
  * {@code Running} with itself as {@code owner}, then from {@code cursor} on reads
  * {@code batchSize} ids of {@code {wg:<cache>}:warm:<hash>:ids} at a time, waits for the job's
- * {@code rate} ({@link Pacer}), loads them with one {@link TieredCache#fillL2} (ids L2 holds
+ * {@code rate} ({@link Pacer}), loads them with one {@link WarmableCache#fillL2} (ids L2 holds
  * cost nothing; the others are one origin call and are written to L2, whatever this pod's L1
  * holds), and records {@code filled}, {@code errors}, {@code cursor} and {@code updatedAt}.
  * Invalid ids (empty, too long, not well-formed Unicode) count as errors and the rest of their
@@ -57,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * <p>While a {@code Done} job's {@code keepWarmUntil} (set by the operator while the canary is
  * held) is in the future, the ids are kept warm: every eighth of the L2 TTL one pod takes the lock
  * and reloads, at the job's rate, the ids whose entry is missing or has less than a quarter of the
- * L2 TTL left ({@link TieredCache#fillL2(java.util.Collection, Duration)}), then records
+ * L2 TTL left ({@link WarmableCache#fillL2(java.util.Collection, Duration)}), then records
  * {@code keptWarmAt}, {@code keptWarm} and {@code keepWarm}.
  *
  * <p>Every write to the job is one script that first checks that the lock still holds this
@@ -124,7 +122,7 @@ public final class PreloadWorker implements AutoCloseable {
       """;
 
   private final ValkeyConnection<String> connection;
-  private final TieredCache<?> cache;
+  private final WarmableCache cache;
   private final String pod;
   private final InstantSource clock;
   private final ScheduledExecutorService scheduler;
@@ -157,7 +155,7 @@ public final class PreloadWorker implements AutoCloseable {
    * @param scheduler runs the lock renewals; not owned
    * @param pollInterval how often to look for a job ({@link #POLL_INTERVAL} in production)
    */
-  public PreloadWorker(ValkeyConnection<String> connection, TieredCache<?> cache,
+  public PreloadWorker(ValkeyConnection<String> connection, WarmableCache cache,
       String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval) {
     this(connection, cache, pod, clock, scheduler, pollInterval, Duration.ofMinutes(4));
   }
@@ -167,7 +165,7 @@ public final class PreloadWorker implements AutoCloseable {
    * {@code Done} job whose entries have less than a quarter of it left, in passes an eighth of
    * it apart.
    */
-  public PreloadWorker(ValkeyConnection<String> connection, TieredCache<?> cache,
+  public PreloadWorker(ValkeyConnection<String> connection, WarmableCache cache,
       String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval,
       Duration l2Ttl) {
     this(connection, cache, pod, clock, scheduler, pollInterval, l2Ttl, BACKOFF_INITIAL,
@@ -175,7 +173,7 @@ public final class PreloadWorker implements AutoCloseable {
   }
 
   /** As above, with the back-off bounds of failed batches (tests shorten them). */
-  PreloadWorker(ValkeyConnection<String> connection, TieredCache<?> cache,
+  PreloadWorker(ValkeyConnection<String> connection, WarmableCache cache,
       String pod, InstantSource clock, ScheduledExecutorService scheduler, Duration pollInterval,
       Duration l2Ttl, Duration backoffInitial, Duration backoffMax) {
     this.backoffInitial = Objects.requireNonNull(backoffInitial, "backoffInitial");
@@ -577,10 +575,8 @@ public final class PreloadWorker implements AutoCloseable {
           problem = "waiting for L2: " + missing + " of " + todo.size() + " writes failed";
         } catch (IllegalStateException e) {
           throw e; // the cache is closed
-        } catch (CacheLoadException e) {
-          problem = "waiting for the origin: " + e.getMessage();
         } catch (RuntimeException e) {
-          problem = "waiting for the origin: " + e;
+          problem = "waiting for the origin: " + originFailure(e);
         }
       }
       waited = true;
@@ -640,6 +636,15 @@ public final class PreloadWorker implements AutoCloseable {
   static boolean isValidId(String id, int maxIdBytes) {
     return id != null && !id.isEmpty() && KeySpace.fitsUtf8(id, maxIdBytes)
         && KeySpace.unpairedSurrogate(id) < 0;
+  }
+
+  /**
+   * What an origin failure of {@code fillL2} says: the message of the cache's
+   * {@code CacheLoadException}, which names the id and the origin's exception; the exception
+   * itself if it has no message.
+   */
+  private static String originFailure(RuntimeException e) {
+    return e.getMessage() != null ? e.getMessage() : e.toString();
   }
 
   private static String bounded(String text) {

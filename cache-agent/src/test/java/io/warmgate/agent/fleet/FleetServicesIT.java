@@ -66,14 +66,16 @@ class FleetServicesIT {
   }
 
   private TieredCache<String> start(WarmGateConfig config) {
-    TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals")
-        .valkey(valkey.endpoint()).meterRegistry(meters).l2Timeout(Duration.ofMillis(500)).build();
-    FleetServices.Builder fleet = FleetServices.newBuilder().config(config).meterRegistry(meters)
-        .hotKeys(new HotKeys(1, 1024, 100, Duration.ofMinutes(10)));
-    fleet.heartbeatInterval = Duration.ofMillis(100);
-    fleet.flushInterval = Duration.ofMillis(100);
-    fleet.pollInterval = Duration.ofMillis(50);
-    TieredCache<String> started = fleet.start(cache);
+    TieredCache<String> started = WarmGate.fromConfig(config, String.class, origin)
+        .meterRegistry(meters)
+        .fleetServices(fleet -> {
+          fleet.hotKeys(new HotKeys(1, 1024, 100, Duration.ofMinutes(10)));
+          fleet.heartbeatInterval = Duration.ofMillis(100);
+          fleet.flushInterval = Duration.ofMillis(100);
+          fleet.pollInterval = Duration.ofMillis(50);
+          return fleet;
+        })
+        .build();
     opened.add(started);
     return started;
   }
@@ -146,13 +148,11 @@ class FleetServicesIT {
 
   @Test
   void refusesToStartWithoutValkeyOrMeterRegistry() {
-    WarmGateConfig noValkey = WarmGateConfig.from(Map.of("WARMGATE_CACHE_NAME", "deals"));
-    assertThatThrownBy(() -> FleetServices.newBuilder().config(noValkey))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(WarmGateConfig.VALKEY_ADDRESSES);
     try (TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals")
         .build()) {
-      assertThatThrownBy(() -> FleetServices.newBuilder().config(config("p", "h")).start(cache))
+      assertThatThrownBy(() -> FleetServices.newBuilder().meterRegistry(meters).start(cache))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("Valkey is not set");
+      assertThatThrownBy(() -> FleetServices.newBuilder().valkey(valkey.endpoint()).start(cache))
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("meterRegistry");
     }
   }

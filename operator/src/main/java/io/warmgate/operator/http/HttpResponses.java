@@ -1,4 +1,4 @@
-package io.warmgate.operator;
+package io.warmgate.operator.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;

@@ -1,6 +1,6 @@
-package io.warmgate.agent.hot;
+package io.warmgate.agent;
 
-import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.hot.HotKeys;
 import java.util.ArrayList;
 import java.time.Duration;
 import java.util.Collection;
@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * @param <V> the value type
  */
-public final class HotKeySampler<V> implements TieredCache<V> {
+final class HotKeySampler<V> implements TieredCache<V> {
 
   private final TieredCache<V> delegate;
   private final HotKeys hotKeys;
@@ -29,7 +29,7 @@ public final class HotKeySampler<V> implements TieredCache<V> {
    *
    * @param beforeClose run once by the first {@link #close()}, before the delegate is closed
    */
-  public HotKeySampler(TieredCache<V> delegate, HotKeys hotKeys, Runnable beforeClose) {
+  HotKeySampler(TieredCache<V> delegate, HotKeys hotKeys, Runnable beforeClose) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.hotKeys = Objects.requireNonNull(hotKeys, "hotKeys");
     this.beforeClose = Objects.requireNonNull(beforeClose, "beforeClose");

@@ -1,11 +1,10 @@
-package io.warmgate.agent.hot;
+package io.warmgate.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.warmgate.agent.CountingOrigin;
-import io.warmgate.agent.TieredCache;
-import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.hot.HotKeys;
+import io.warmgate.agent.hot.Samples;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -32,7 +31,7 @@ class HotKeySamplerTest {
       assertThat(cache.getAll(List.of("a", "missing"))).isEqualTo(Map.of("a", "A"));
       assertThat(cache.getAllAsync(List.of("b")).join()).isEqualTo(Map.of("b", "B"));
       assertThat(cache.name()).isEqualTo("deals");
-      assertThat(hot.drain()).isEqualTo(Map.of("a", 2, "b", 2, "missing", 1));
+      assertThat(Samples.drain(hot)).isEqualTo(Map.of("a", 2, "b", 2, "missing", 1));
     }
   }
 
@@ -42,7 +41,7 @@ class HotKeySamplerTest {
       Iterator<String> ids = List.of("a", "b").iterator();
       Iterable<String> once = () -> ids;
       assertThat(cache.getAll(once)).isEqualTo(Map.of("a", "A", "b", "B"));
-      assertThat(hot.drain()).isEqualTo(Map.of("a", 1, "b", 1));
+      assertThat(Samples.drain(hot)).isEqualTo(Map.of("a", 1, "b", 1));
     }
   }
 
@@ -51,7 +50,7 @@ class HotKeySamplerTest {
     try (TieredCache<String> cache = sampler()) {
       assertThatThrownBy(() -> cache.get(null)).isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> cache.getAll(null)).isInstanceOf(IllegalArgumentException.class);
-      assertThat(hot.drain()).isEmpty();
+      assertThat(Samples.drain(hot)).isEmpty();
     }
   }
 
