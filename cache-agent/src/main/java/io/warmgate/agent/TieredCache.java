@@ -31,7 +31,8 @@ import java.util.concurrent.CompletableFuture;
  * handed over first to the cache's completion executor ({@link WarmGate#completionExecutor}), and
  * an origin load completes on the loader executor ({@link WarmGate#executor}). A synchronous
  * {@link #get} or {@link #getAll} decodes its own L2 reply on the calling thread, and a future
- * that shares its load may complete there too. So callbacks on these futures may call any method
+ * that shares its load may complete there too; so may an asynchronous lookup whose reply was
+ * already handed over before the lookup got to wait for it. So callbacks on these futures may call any method
  * of the cache, blocking ones included; a callback that blocks for long holds a thread of the
  * executor it runs on, and ought to run on an executor of its own ({@code thenApplyAsync}).
  *

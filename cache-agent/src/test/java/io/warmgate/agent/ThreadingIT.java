@@ -160,8 +160,11 @@ class ThreadingIT {
     assertThat(completedOn).noneMatch(name -> name.startsWith("lettuce-"));
     // Most callbacks are attached before the reply arrives, so they run where the future completes.
     assertThat(completedOn).anyMatch(name -> name.startsWith("warmgate-deals-completion-"));
+    // Or on this thread, for a reply handed over before the lookup attached its decoding.
+    String caller = Thread.currentThread().getName();
     assertThat(Stamp.decodedOn).isNotEmpty()
-        .allMatch(name -> name.startsWith("warmgate-deals-completion-"));
+        .allMatch(name -> name.startsWith("warmgate-deals-completion-") || name.equals(caller))
+        .anyMatch(name -> name.startsWith("warmgate-deals-completion-"));
     assertThat(reader.count("warmgate.cache.gets", "tier", "l2", "result", "hit"))
         .isEqualTo(ids.size());
   }
@@ -177,7 +180,9 @@ class ThreadingIT {
 
     assertThat(completedOn).noneMatch(name -> name.startsWith("lettuce-"))
         .contains("mine-completion");
-    assertThat(Stamp.decodedOn).containsExactly("mine-completion");
+    // Or on this thread, for a reply handed over before the lookup attached its decoding.
+    assertThat(Stamp.decodedOn).contains("mine-completion")
+        .isSubsetOf("mine-completion", Thread.currentThread().getName());
   }
 
   @Test
