@@ -285,7 +285,7 @@ public final class WarmGate<V> {
   /**
    * Moves the cache to a new L2 key space without a change of the value type (default: none, the
    * type's own hash): the version enters the schema hash, beside any
-   * {@link io.warmgate.agent.schema.KeySpaceVersion} on the type. For when the meaning of cached
+   * {@link KeySpaceVersion} on the type. For when the meaning of cached
    * values changes (a unit, how a field is filled) and old entries must not be served; the
    * operator's gate then treats the release as a schema change.
    *
@@ -395,7 +395,7 @@ public final class WarmGate<V> {
    *
    * @throws IllegalStateException if no cache name was set or settings contradict each other
    * @throws IllegalArgumentException if Jackson cannot describe the value type, or its
-   *     {@link io.warmgate.agent.schema.KeySpaceVersion} is malformed
+   *     {@link KeySpaceVersion} is malformed
    */
   public TieredCache<V> build() {
     if (cacheName == null) {
@@ -407,7 +407,7 @@ public final class WarmGate<V> {
           + "l2Ttl (" + l2Ttl + "), or every L2 hit would trigger a refresh");
     }
     ObjectMapper mapper = objectMapper != null ? objectMapper : ValueCodec.defaultMapper();
-    KeySpace keys = new KeySpace(cacheName, SchemaHash.of(type, mapper, keySpaceVersion));
+    KeySpace keys = new KeySpace(cacheName, schemaHash(type, mapper, keySpaceVersion));
     Ticker ticker = clock.equals(InstantSource.system()) ? Ticker.systemTicker() : () -> nanos(clock.instant());
     Duration negativeL1 = negativeTtl != null ? negativeTtl : l1Ttl;
 
@@ -576,5 +576,15 @@ public final class WarmGate<V> {
       throw new IllegalArgumentException(setting + " must not be negative: " + d);
     }
     return d;
+  }
+
+  /**
+   * The schema hash of {@code type}: how {@code mapper} serializes it, its {@link KeySpaceVersion}
+   * and the deployment's {@code keySpaceVersion} (null: none).
+   */
+  static String schemaHash(Class<?> type, ObjectMapper mapper, String keySpaceVersion) {
+    KeySpaceVersion annotated = type.getAnnotation(KeySpaceVersion.class);
+    return SchemaHash.of(type, mapper, annotated == null ? null : annotated.value(),
+        keySpaceVersion);
   }
 }

@@ -96,7 +96,7 @@ public final class WarmGateConfig {
   /**
    * A label that enters the schema hash, moving the cache to a new L2 key space when the meaning
    * of the values changes but their type does not; unset = the hash of the type alone. See
-   * {@link io.warmgate.agent.schema.KeySpaceVersion}.
+   * {@link KeySpaceVersion}.
    */
   public static final String KEY_SPACE_VERSION = AgentVariables.KEY_SPACE_VERSION;
   /** This pod's name (downward API), used in lock tokens and agent identity. */

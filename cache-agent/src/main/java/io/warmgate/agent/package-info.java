@@ -4,7 +4,8 @@
  *
  * <p>The API is {@link io.warmgate.agent.WarmGate} (builder and {@code fromEnvironment}),
  * {@link io.warmgate.agent.TieredCache}, {@link io.warmgate.agent.Origin},
- * {@link io.warmgate.agent.WarmGateConfig} and {@link io.warmgate.agent.CacheLoadException}.
+ * {@link io.warmgate.agent.WarmGateConfig}, {@link io.warmgate.agent.CacheLoadException} and
+ * {@link io.warmgate.agent.KeySpaceVersion}.
  * Sub-packages by capability: {@code l1}, {@code l2} (keys, envelope, client), {@code schema}
  * (schema hash), {@code registry}, {@code stats}, {@code hot}, {@code preload}, {@code fleet}
  * and {@code env}: the machinery behind the API, which uses nothing of this package (each

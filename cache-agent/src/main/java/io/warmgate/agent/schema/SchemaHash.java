@@ -21,9 +21,10 @@ import java.util.Objects;
  * itself recursively.
  *
  * <p>Two more inputs move a type to a new key space when the meaning of its values changes but the
- * type does not: {@link KeySpaceVersion} on the type, and a key space version set by the
- * deployment. Each is appended to the description only when set, so a type with neither keeps the
- * hash it had before they existed.
+ * type does not: the type's own key space version (the agent reads it from
+ * {@code @KeySpaceVersion} on the type), and a key space version set by the deployment. Each is
+ * appended to the description only when set, so a type with neither keeps the hash it had before
+ * they existed.
  */
 public final class SchemaHash {
 
@@ -37,26 +38,27 @@ public final class SchemaHash {
 
   /**
    * Returns the schema hash of {@code type} as {@code mapper} serializes it, with no key space
-   * version from the deployment.
+   * version.
    *
    * @throws NullPointerException if an argument is null
-   * @throws IllegalArgumentException if Jackson cannot introspect the type, or its
-   *     {@link KeySpaceVersion} breaks {@link KeySpaceVersions#RULE}
+   * @throws IllegalArgumentException if Jackson cannot introspect the type
    */
   public static String of(Class<?> type, ObjectMapper mapper) {
-    return of(type, mapper, null);
+    return of(type, mapper, null, null);
   }
 
   /**
-   * Returns the schema hash of {@code type} as {@code mapper} serializes it, in the key space
-   * version {@code keySpaceVersion} (null: none).
+   * Returns the schema hash of {@code type} as {@code mapper} serializes it, in the type's key
+   * space version {@code typeVersion} and the deployment's {@code keySpaceVersion} (each null:
+   * none).
    *
    * @throws NullPointerException if {@code type} or {@code mapper} is null
    * @throws IllegalArgumentException if Jackson cannot introspect the type, or a key space version
    *     breaks {@link KeySpaceVersions#RULE}
    */
-  public static String of(Class<?> type, ObjectMapper mapper, String keySpaceVersion) {
-    return hash(describe(type, mapper, keySpaceVersion));
+  public static String of(Class<?> type, ObjectMapper mapper, String typeVersion,
+      String keySpaceVersion) {
+    return hash(describe(type, mapper, typeVersion, keySpaceVersion));
   }
 
   /**
@@ -64,28 +66,28 @@ public final class SchemaHash {
    * why two types' hashes differ.
    */
   public static String describe(Class<?> type, ObjectMapper mapper) {
-    return describe(type, mapper, null);
+    return describe(type, mapper, null, null);
   }
 
   /**
-   * Returns the canonical description that {@link #of(Class, ObjectMapper, String)} hashes.
+   * Returns the canonical description that {@link #of(Class, ObjectMapper, String, String)}
+   * hashes.
    */
-  public static String describe(Class<?> type, ObjectMapper mapper, String keySpaceVersion) {
+  public static String describe(Class<?> type, ObjectMapper mapper, String typeVersion,
+      String keySpaceVersion) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(mapper, "mapper");
     StringBuilder description = new StringBuilder("warmgate-codec/").append(CODEC_VERSION)
         .append(";format=").append(mapper.getFactory().getFormatName())
         .append(";type=").append(new TypeDescriber(mapper.getSerializationConfig())
             .describe(mapper.constructType(type)));
-    KeySpaceVersion annotated = type.getAnnotation(KeySpaceVersion.class);
-    if (annotated != null) {
-      String value = annotated.value();
-      if (!KeySpaceVersions.isValid(value)) {
-        throw new IllegalArgumentException("@KeySpaceVersion(\"" + value + "\") on "
+    if (typeVersion != null) {
+      if (!KeySpaceVersions.isValid(typeVersion)) {
+        throw new IllegalArgumentException("@KeySpaceVersion(\"" + typeVersion + "\") on "
             + type.getName() + " is invalid: expected " + KeySpaceVersions.RULE
             + "; change the annotation's value");
       }
-      description.append(";typeKeySpaceVersion=").append(value);
+      description.append(";typeKeySpaceVersion=").append(typeVersion);
     }
     if (keySpaceVersion != null) {
       requireValidKeySpaceVersion(keySpaceVersion);

@@ -1,4 +1,4 @@
-package io.warmgate.agent.schema;
+package io.warmgate.agent;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
