@@ -140,7 +140,40 @@ final class JmhBench {
     }
     md.append('\n').append(missed.isEmpty() ? "Every ratio is within its bar.\n"
         : "Over the bar: " + String.join("; ", missed) + "\n").append('\n');
+    md.append(allocationShares(scores));
     return md.toString();
+  }
+
+  /**
+   * Where an L2 hit's allocation goes, from this run's figures at each thread count: the raw
+   * {@code GET} only receives the reply's bytes, while a lookup must also decode the value into
+   * the cached type, which the decoding baseline does too; what remains is the cache's own.
+   */
+  private static String allocationShares(Map<String, Score> scores) {
+    String l2 = L2HitBenchmark.class.getName() + ".";
+    List<String> rows = new ArrayList<>();
+    for (int threads : THREADS) {
+      Score raw = scores.get(l2 + "lettuceGet@" + threads);
+      Score decoded = scores.get(l2 + "lettuceGetAndDecode@" + threads);
+      Score ours = scores.get(l2 + "warmgateGet@" + threads);
+      if (raw == null || decoded == null || ours == null) {
+        continue;
+      }
+      rows.add(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s |", threads,
+          fmt(raw.bytesPerOp()), fmt(decoded.bytesPerOp() - raw.bytesPerOp()),
+          fmt(ours.bytesPerOp() - decoded.bytesPerOp()), fmt(ours.bytesPerOp())));
+    }
+    if (rows.isEmpty()) {
+      return "";
+    }
+    return "Where an L2 hit's bytes per lookup go. The raw `GET` baseline only receives the reply; "
+        + "a lookup also decodes the value into the cached type (strings, lists and timestamps of "
+        + "the deal), as the decoding baseline does; the rest is the cache's own (key, envelope "
+        + "check, lookup future, meters). Decoding is most of the gap to the raw `GET`, and a cache "
+        + "that returns values cannot skip it, so the allocation bar is judged against the "
+        + "decoding baseline; against the raw `GET` it is reported, not met.\n\n"
+        + "| threads | reply (raw `GET`) | + decoding the value | + the cache's own | L2 hit total |\n"
+        + "| ---: | ---: | ---: | ---: | ---: |\n" + String.join("\n", rows) + "\n\n";
   }
 
   /** One row per comparison: every thread count's time, ratio and (where barred) allocation. */

@@ -86,7 +86,7 @@ class BenchSmokeIT {
     for (String strategy : new String[] {"(a) all new pods at once", "(b) one pod at a time",
         "(c) canary fills L2", "(d) warmgate Organic", "(e) warmgate Preload"}) {
       assertThat(svg).contains(strategy);
-      assertThat(cell(strategy, 12)).as("failed lookups, %s", strategy).isZero();
+      assertThat(lastCell(timeRow(strategy))).as("failed lookups, %s", strategy).isZero();
     }
   }
 
@@ -94,21 +94,30 @@ class BenchSmokeIT {
   void preloadReleaseIsGatedByAWarmJobTheOperatorOpened() {
     // The operator's gate opened a warm job (preloaded ids), the canary's worker filled it and the
     // gate released the rollout once coverage was reached, not at maxWait.
-    assertThat(cell("(e) warmgate Preload", 4)).as("preloaded ids").isPositive();
-    assertThat(row("(e) warmgate Preload")).contains("Promoted after");
+    assertThat(cell("(e) warmgate Preload", 5)).as("preloaded ids").isPositive();
+    assertThat(timeRow("(e) warmgate Preload")).contains("Promoted after");
+    assertThat(report).contains("(e) warmgate Preload, steps as seen from outside")
+        .containsPattern("agent registered \\+[0-9.]+ s");
   }
 
   private static double readsPerDistinctKey(String fleet) {
     return cell(fleet, 6);
   }
 
-  private static String row(String label) {
-    for (String line : report.split("\n")) {
+  /** The row naming {@code label} in the release's second table, what each release cost in time. */
+  private static String timeRow(String label) {
+    String tail = report.substring(report.indexOf("What each release cost in time"));
+    for (String line : tail.split("\n")) {
       if (line.startsWith("| ") && line.contains(label)) {
         return line;
       }
     }
-    throw new AssertionError("no row '" + label + "' in the report:\n" + report);
+    throw new AssertionError("no row '" + label + "' in the release's time table:\n" + report);
+  }
+
+  private static double lastCell(String row) {
+    String[] cells = row.split("\\|");
+    return Double.parseDouble(cells[cells.length - 1].replace(",", "").trim());
   }
 
   /** The figure in column {@code column} (the label is column 0) of the first row naming {@code label}. */

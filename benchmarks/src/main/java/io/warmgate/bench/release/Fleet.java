@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pods that receive traffic. A replaced pod leaves the rotation at once and is closed once the
@@ -20,7 +21,7 @@ final class Fleet implements AutoCloseable {
   private final List<ReleasePod> live = new CopyOnWriteArrayList<>();
   private final List<ReleasePod> all = new CopyOnWriteArrayList<>();
   private final ExecutorService draining = Executors.newCachedThreadPool(Traffic.daemon("drain"));
-  private int started;
+  private final AtomicInteger started = new AtomicInteger();
 
   Fleet(ReleaseEnv env) {
     this.env = env;
@@ -32,10 +33,15 @@ final class Fleet implements AutoCloseable {
 
   /** Starts a pod of {@code version} and puts it in the rotation. */
   ReleasePod start(ReleasePod.Version version) {
-    ReleasePod pod = new ReleasePod(version.name().toLowerCase() + "-" + started++, version, env);
+    ReleasePod pod = create(version);
     all.add(pod);
     live.add(pod);
     return pod;
+  }
+
+  private ReleasePod create(ReleasePod.Version version) {
+    return new ReleasePod(version.name().toLowerCase() + "-" + started.getAndIncrement(), version,
+        env);
   }
 
   /** Starts a pod of {@code version} and then takes {@code old} out of the rotation. */
@@ -45,9 +51,28 @@ final class Fleet implements AutoCloseable {
     return pod;
   }
 
+  /**
+   * Replaces each of {@code old} with a new pod of {@code version}, starting the new pods
+   * together as a ReplicaSet scaled up at once does, then taking the old ones out of the rotation.
+   */
+  void replaceAll(List<ReleasePod> old, ReleasePod.Version version) {
+    List<ReleasePod> started = old.parallelStream().map(pod -> create(version)).toList();
+    for (ReleasePod pod : started) {
+      all.add(pod);
+      live.add(pod);
+    }
+    old.forEach(this::retire);
+  }
+
   /** Ids every pod this fleet ever started has reloaded ahead of expiry so far. */
   long refreshedIds() {
     return all.stream().mapToLong(ReleasePod::refreshedIds).sum();
+  }
+
+  /** Ids the pods of {@code version} this fleet ever started have reloaded ahead of expiry. */
+  long refreshedIds(ReleasePod.Version version) {
+    return all.stream().filter(pod -> pod.version() == version)
+        .mapToLong(ReleasePod::refreshedIds).sum();
   }
 
   /** The live pods of {@code version}. */

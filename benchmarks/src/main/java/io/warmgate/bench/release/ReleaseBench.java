@@ -96,7 +96,9 @@ public final class ReleaseBench {
             100 * WASTE_BAR, p.preloadRate() + PEAK_STEADY_FACTOR * ours.steadyPerSecond()));
     summary.add(String.format(Locale.ROOT, "same release: first new pod → last old pod gone "
         + "(time compressed %.0f×)", p.timeFactor()), String.join("; ", durations),
-        String.format(Locale.ROOT, "(e) %.1f s", ours.releaseSeconds()),
+        String.format(Locale.ROOT, "(e) %.1f s; %.1f s from the canary's agent registered",
+            ours.releaseSeconds(), ours.releaseSeconds()
+                - (ours.registeredSeconds() == null ? 0 : ours.registeredSeconds())),
         String.format(Locale.ROOT, "≤ %.1f s", DURATION_FACTOR * ours.preloaded() / p.preloadRate()
             + GATE_REACTION_SECONDS));
   }
@@ -113,21 +115,50 @@ public final class ReleaseBench {
         p.timeFactor(), human(p.scaled(Practice.L1_TTL)), human(p.scaled(Practice.L2_TTL)),
         human(p.scaled(Practice.HOT_HALF_LIFE)), human(p.scaled(Practice.FIXED_CANARY_WAIT)),
         human(p.scaled(Practice.MAX_WAIT)), p.learnHalfLives(), seconds));
+    md.append("What each release cost the origin. Fill reads are origin reads less refresh-ahead "
+        + "reloads (which keep hot keys in L2 with or without a release); the new version's own "
+        + "cost divides its pods' fill reads by the ids its pods requested or had preloaded, the same "
+        + "denominator in every row. Fill reads include an id read again after its value expired "
+        + "in the window (the window outlasts one L2 TTL); duplicates are the new version's reads of "
+        + "an id it had started reading less than an L2 TTL less the refresh-ahead window before, "
+        + "which neither expiry nor refresh explains: 0 when each id was read once per TTL.\n\n");
     md.append("| strategy | origin reads in window: all (refresh-ahead) | ids requested ∪ preloaded "
-        + "| fill reads per id (all reads per id) | preloaded | waste | recall | steady reads/s "
-        + "| peak reads/s (1 s) | request p50 / p99 | release | gate | failed |\n");
-    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
+        + "| fill reads per id (all reads per id) | new version: fill reads / ids it requested ∪ "
+        + "preloaded | new version: duplicates / the same ids | preloaded | waste | recall "
+        + "| steady reads/s | peak reads/s (1 s) |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (ReleaseResult r : results) {
-      md.append(String.format(Locale.ROOT, "| %s | %,d (%,d) | %,d | **%.3f** (%.2f) | %,d | %s | %s "
-          + "| %.1f | %,.0f | %.1f / %.1f ms | %.1f s | %s | %,d |%n",
+      md.append(String.format(Locale.ROOT, "| %s | %,d (%,d) | %,d | **%.3f** (%.2f) | %,d / %,d = "
+          + "**%.3f** | %,d / %,d = **%.3f** | %,d | %s | %s | %.1f | %,.0f |%n",
           r.strategy(), r.originReads(), r.refreshReads(), r.union(), r.fillsPerUnionId(),
-          r.readsPerUnionId(),
+          r.readsPerUnionId(), r.newPodReads() - r.newPodRefreshReads(), r.newUnion(),
+          r.newFillsPerNewId(), r.newDuplicates(), r.newUnion(), r.newDuplicatesPerNewId(),
           r.preloaded(), r.preloaded() == 0 ? "–" : String.format(Locale.ROOT, "%,d (%.0f %%)",
               r.wasted(), 100 * r.wasteShare()),
           r.preloaded() == 0 ? "–" : String.format(Locale.ROOT, "%.0f %%", 100 * r.recall()),
-          r.steadyPerSecond(), r.peakPerSecond(), r.p50Millis(), r.p99Millis(), r.releaseSeconds(),
+          r.steadyPerSecond(), r.peakPerSecond()));
+    }
+    md.append("\nWhat each release cost in time. Request latency runs from a request's scheduled "
+        + "arrival (queueing included); a mean origin call far above the steady one means the "
+        + "release queued calls at the origin.\n\n");
+    md.append("| strategy | requests | request p50 / p99 | mean origin call: steady → window "
+        + "| release | release from the canary's agent registered | gate | failed |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
+    for (ReleaseResult r : results) {
+      md.append(String.format(Locale.ROOT, "| %s | %,d | %.1f / %.1f ms | %,.0f → %,.0f ms | %.1f s "
+          + "| %s | %s | %,d |%n",
+          r.strategy(), r.lookups(), r.p50Millis(), r.p99Millis(), r.steadyCallMillis(),
+          r.windowCallMillis(), r.releaseSeconds(), r.registeredSeconds() == null ? "–"
+              : String.format(Locale.ROOT, "%.1f s", r.releaseSeconds() - r.registeredSeconds()),
           gate(r), r.failures()));
     }
+    for (ReleaseResult r : results) {
+      if (!r.gateSteps().isEmpty()) {
+        md.append(String.format(Locale.ROOT, "%n%s, steps as seen from outside every %d ms, after "
+            + "the canary started: %s.", r.strategy(), GateSteps.POLL_MILLIS, steps(r)));
+      }
+    }
+    md.append('\n');
     for (ReleaseResult r : results) {
       r.failureKinds().forEach((kind, count) -> md.append(String.format(Locale.ROOT,
           "%n%s failed %,d requests: %s", r.strategy(), count, kind)));
@@ -164,6 +195,13 @@ public final class ReleaseBench {
     return String.format(Locale.ROOT, "%s after %.1f s, coverage %s", r.gatePhase(), r.gateSeconds(),
         r.coverageAtRelease() == null ? "unknown" : String.format(Locale.ROOT, "%.1f %%",
             r.coverageAtRelease()));
+  }
+
+  private static String steps(ReleaseResult r) {
+    StringBuilder out = new StringBuilder();
+    r.gateSteps().forEach((step, at) -> out.append(out.isEmpty() ? "" : ", ")
+        .append(String.format(Locale.ROOT, "%s +%.2f s", step, at)));
+    return out.toString();
   }
 
   private static String met(boolean met) {

@@ -77,6 +77,11 @@ final class ReleaseEnv implements AutoCloseable {
     return emulator.emulatorHost();
   }
 
+  /** Commands on the benchmark's own Valkey connection (thread-safe, as Lettuce's are). */
+  RedisCommands<String, String> valkey() {
+    return valkey.sync();
+  }
+
   OriginLog origins() {
     return origins;
   }

@@ -9,6 +9,7 @@ import io.warmgate.agent.Origin;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.hot.HotKeys;
+import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.example.deal.Deal;
 import io.warmgate.example.deal.DealOrigin;
 import io.warmgate.spanner.SpannerOrigin;
@@ -88,7 +89,7 @@ final class ReleasePod implements AutoCloseable {
         .l2Timeout(L2_TIMEOUT)
         .meterRegistry(meters)
         .fleetServices(fleet -> fleet
-            .hotKeys(new HotKeys(HotKeys.DEFAULT_SAMPLE_PERIOD, HotKeys.DEFAULT_BUFFER_SIZE,
+            .hotKeys(new HotKeys(p.hotSamplePeriod(), HotKeys.DEFAULT_BUFFER_SIZE,
                 HotKeys.DEFAULT_CAPACITY, halfLife))
             .flushInterval(p.scaled(Practice.FLUSH_INTERVAL))
             .pollInterval(p.scaled(Practice.POLL_INTERVAL)))
@@ -105,6 +106,11 @@ final class ReleasePod implements AutoCloseable {
 
   String schemaHash() {
     return cache.schemaHash();
+  }
+
+  /** This pod's key space: its cache name and schema hash. */
+  KeySpace keySpace() {
+    return new KeySpace(ReleaseEnv.CACHE_NAME, cache.schemaHash());
   }
 
   /** A request was routed here; {@link #lookup} answers it. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -70,7 +71,8 @@ final class ReleaseRun {
         Thread.sleep(l2Ttl.toMillis());
         long end = System.currentTimeMillis();
         traffic.close();
-        return measure(traffic, t0, released, end, gate, fleet.refreshedIds() - refreshedBefore);
+        return measure(traffic, t0, released, end, gate, fleet.refreshedIds() - refreshedBefore,
+            fleet.refreshedIds(ReleasePod.Version.NEW));
       }
     } finally {
       if (strategy.gated()) {
@@ -80,9 +82,13 @@ final class ReleaseRun {
     }
   }
 
-  /** What the gate did: when it released (ms after the first new pod), its phase and coverage. */
-  private record Gate(Double seconds, String phase, Double coverage, List<String> preloaded) {
-    static final Gate NONE = new Gate(null, null, null, List.of());
+  /**
+   * What the gate did: when it released (seconds after the first new pod), its phase and
+   * coverage, when the canary's agent registered, and each step as {@link GateSteps} saw it.
+   */
+  private record Gate(Double seconds, String phase, Double coverage, List<String> preloaded,
+      Double registeredSeconds, Map<String, Double> steps) {
+    static final Gate NONE = new Gate(null, null, null, List.of(), null, Map.of());
   }
 
   private Gate release(Fleet fleet, String policy, double steadyL1) throws InterruptedException {
@@ -90,7 +96,7 @@ final class ReleaseRun {
     List<ReleasePod> old = fleet.of(ReleasePod.Version.OLD);
     switch (strategy) {
       case ALL_AT_ONCE -> {
-        old.forEach(pod -> fleet.replace(pod, ReleasePod.Version.NEW));
+        fleet.replaceAll(old, ReleasePod.Version.NEW);
         return Gate.NONE;
       }
       case ONE_BY_ONE -> {
@@ -102,23 +108,31 @@ final class ReleaseRun {
       case FIXED_WAIT -> {
         fleet.replace(old.get(0), ReleasePod.Version.NEW);
         Thread.sleep(p.scaled(Practice.FIXED_CANARY_WAIT).toMillis());
-        old.subList(1, old.size()).forEach(pod -> fleet.replace(pod, ReleasePod.Version.NEW));
+        fleet.replaceAll(old.subList(1, old.size()), ReleasePod.Version.NEW);
         return Gate.NONE;
       }
       case ORGANIC, PRELOAD -> {
         ArgoRolloutPart argo = env.argo();
         ReleasePod canary;
         long releasedNanos;
+        GateSteps steps;
         try (ReleaseWatch watch = new ReleaseWatch(argo, ReleaseEnv.NAMESPACE, rollout)) {
           canary = fleet.replace(old.get(0), ReleasePod.Version.NEW);
+          steps = new GateSteps(env.valkey(), env.policies(), policy,
+              ReleaseEnv.NAMESPACE + "/" + canary.name(), canary.keySpace());
           argo.canaryAtGate(ReleaseEnv.NAMESPACE, rollout, Instant.now());
-          releasedNanos = watch.awaitReleaseNanos(p.scaled(Practice.MAX_WAIT).plusMinutes(2));
+          try {
+            releasedNanos = watch.awaitReleaseNanos(p.scaled(Practice.MAX_WAIT).plusMinutes(2));
+          } finally {
+            steps.close();
+          }
         }
         GateStatus status = gateStatus(policy);
-        old.subList(1, old.size()).forEach(pod -> fleet.replace(pod, ReleasePod.Version.NEW));
+        fleet.replaceAll(old.subList(1, old.size()), ReleasePod.Version.NEW);
         return new Gate((releasedNanos - t0) / 1e9,
             status == null || status.getPhase() == null ? "unknown" : status.getPhase().name(),
-            status == null ? null : status.getCoverage(), env.warmJobIds(canary.schemaHash()));
+            status == null ? null : status.getCoverage(), env.warmJobIds(canary.schemaHash()),
+            steps.registeredSeconds(), steps.steps());
       }
       default -> throw new IllegalStateException("unknown strategy " + strategy);
     }
@@ -198,7 +212,7 @@ final class ReleaseRun {
   }
 
   private ReleaseResult measure(Traffic traffic, long t0, long released, long end, Gate gate,
-      long refreshed) {
+      long refreshed, long refreshedByNew) {
     OriginLog origins = env.origins();
     List<OriginLog.Read> reads = origins.between(t0, end);
     long originReads = reads.stream().mapToLong(r -> r.ids().size()).sum();
@@ -238,15 +252,19 @@ final class ReleaseRun {
     Set<String> preloaded = new HashSet<>(gate.preloaded());
     Set<String> union = new HashSet<>(requested);
     union.addAll(preloaded);
+    Set<String> newUnion = new HashSet<>(requestedByNew);
+    newUnion.addAll(preloaded);
     long wasted = preloaded.stream().filter(id -> !requestedByNew.contains(id)).count();
     long recalled = requestedByNew.stream().filter(preloaded::contains).count();
-    return new ReleaseResult(strategy, originReads, refreshed, newPodReads, requested.size(),
-        union.size(),
-        preloaded.size(), wasted, requestedByNew.size(), recalled, steadyPerSecond, peak,
+    return new ReleaseResult(strategy, originReads, refreshed, newPodReads, refreshedByNew,
+        requested.size(), union.size(), preloaded.size(), wasted, requestedByNew.size(),
+        newUnion.size(), recalled, origins.newVersionDuplicates(t0, end,
+            l2Ttl.minus(p.scaled(Practice.REFRESH_AHEAD)).toMillis()), steadyPerSecond, peak,
+        origins.meanMillisBetween(steadyFrom, t0), origins.meanMillisBetween(t0, end),
         List.copyOf(timeline), LEAD_SECONDS, lookups.size(), failures,
         percentile(latencies, 0.50) / 1000.0, percentile(latencies, 0.99) / 1000.0,
         (released - t0) / 1000.0, (end - t0) / 1000.0, gate.seconds(), gate.phase(),
-        gate.coverage(), traffic.failureKinds());
+        gate.coverage(), gate.registeredSeconds(), gate.steps(), traffic.failureKinds());
   }
 
   private static long percentile(long[] sorted, double q) {
