@@ -1,5 +1,6 @@
 package io.warmgate.agent;
 
+import io.warmgate.agent.invalidate.LocalTier;
 import io.warmgate.agent.l1.L1Cache;
 import io.warmgate.agent.l1.L1Entry;
 import io.warmgate.agent.l2.KeySpace;
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * breaker), with refresh-ahead, negative entries, stale-if-error and the staleness bound. See
  * {@link TieredCache} for the contract.
  */
-final class DefaultTieredCache<V> implements TieredCache<V> {
+final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
 
   private static final Logger log = LoggerFactory.getLogger(DefaultTieredCache.class);
   /**
@@ -509,6 +510,65 @@ final class DefaultTieredCache<V> implements TieredCache<V> {
   @Override
   public int fillL2(Collection<String> ids) {
     return fillL2(ids, Duration.ZERO);
+  }
+
+  @Override
+  public void invalidate(String id) {
+    invalidateAll(List.of(checkedId(id)));
+  }
+
+  /**
+   * Without fleet services: drops the ids from this pod's L1 and deletes them from this key
+   * space's L2; other pods and key spaces are not told ({@code FleetCache} tells them).
+   */
+  @Override
+  public void invalidateAll(Collection<String> ids) {
+    List<String> distinct = validIds(ids);
+    dropLocal(distinct);
+    if (l2 == null) {
+      return;
+    }
+    List<CompletableFuture<Boolean>> deletions = new ArrayList<>(distinct.size());
+    for (String id : distinct) {
+      deletions.add(store.delete(keys.valueKey(id), FILL_TIMEOUT));
+    }
+    try {
+      CompletableFuture.allOf(deletions.toArray(CompletableFuture[]::new)).join();
+    } catch (CompletionException e) {
+      throw new IllegalStateException("cache '" + name + "': L2 did not delete the invalidated "
+          + "values (" + e.getCause() + "): call invalidate again", e.getCause());
+    }
+  }
+
+  /**
+   * Checks {@code ids} for {@link #invalidateAll} and returns them once each.
+   *
+   * @throws IllegalArgumentException if {@code ids} is null or holds an invalid id
+   */
+  List<String> validIds(Collection<String> ids) {
+    checkOpen();
+    if (ids == null) {
+      throw new IllegalArgumentException("ids must not be null");
+    }
+    List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+    distinct.forEach(this::checkedId);
+    return distinct;
+  }
+
+  private String checkedId(String id) {
+    checkId(id);
+    checkWellFormed(id);
+    return id;
+  }
+
+  @Override
+  public void dropLocal(Collection<String> ids) {
+    ids.forEach(l1::invalidate);
+  }
+
+  @Override
+  public void dropAllLocal() {
+    l1.invalidateAll();
   }
 
   @Override

@@ -123,6 +123,32 @@ public interface TieredCache<V> extends WarmableCache, AutoCloseable {
   @Override
   int fillL2(Collection<String> ids, Duration minTtlLeft);
 
+  /**
+   * {@link #invalidateAll} of one id.
+   *
+   * @throws IllegalArgumentException if {@code id} is invalid
+   * @throws IllegalStateException if Valkey did not complete the invalidation (call again: it is
+   *     idempotent) or the cache is closed
+   */
+  void invalidate(String id);
+
+  /**
+   * Drops {@code ids} from every tier after their origin rows changed, so that the next lookup of
+   * each reads the origin again. With fleet services (the default with a Valkey address), the
+   * values are deleted in every live schema key space of the cache (the schema hashes of the
+   * agents in its registry: old and new versions during a release), and every pod drops the ids
+   * from its L1 when it reads them from the cache's invalidation stream, within a round trip
+   * while it is connected to Valkey. A load that read the origin before the change and finishes
+   * after this call could write the old value back; the invalidation is therefore repeated once,
+   * one {@code lockTtl} later. Without fleet services only this pod's L1 and this key space's L2
+   * are cleared. See {@code docs/valkey-layout.md} for the stream and the bounds.
+   *
+   * @throws IllegalArgumentException if {@code ids} is null or holds an invalid id
+   * @throws IllegalStateException if Valkey did not complete the invalidation (call again: it is
+   *     idempotent) or the cache is closed
+   */
+  void invalidateAll(Collection<String> ids);
+
   /** Returns the longest id this cache accepts, in UTF-8 bytes. */
   @Override
   int maxIdBytes();

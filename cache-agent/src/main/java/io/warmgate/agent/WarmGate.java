@@ -479,8 +479,9 @@ public final class WarmGate<V> {
         .writtenKeys(written)
         .clock(clock);
     DefaultTieredCache<V> cache = new DefaultTieredCache<>(s);
-    FleetServices services = fleetSettings.apply(fleet).start(cache);
-    return new HotKeySampler<>(cache, services.hotKeys(), services::close);
+    FleetServices services = fleetSettings.apply(fleet.localTier(cache).lockTtl(lockTtl))
+        .start(cache);
+    return new FleetCache<>(cache, services.hotKeys(), services::invalidate, services::close);
   }
 
   /** Counts the ids the origin answers without a value in {@code warmgate.origin.notfound}. */

@@ -2,6 +2,7 @@ package io.warmgate.agent;
 
 import static org.awaitility.Awaitility.await;
 
+import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -190,6 +191,16 @@ public final class L2Extension implements BeforeEachCallback, AfterEachCallback 
       }
     }
     return calls;
+  }
+
+  /**
+   * {@code CLIENT KILL TYPE normal} on every primary: every client connection but the one sending
+   * it breaks, as in a network blip; clients that reconnect by themselves do.
+   */
+  public void killClients() {
+    for (StatefulRedisConnection<String, String> node : nodes) {
+      node.sync().clientKill(KillArgs.Builder.typeNormal());
+    }
   }
 
   /** {@code CONFIG RESETSTAT} on every primary. */

@@ -38,7 +38,7 @@ record ReleaseParams(int agents, int deals, double skew, int rate, int idsPerReq
     int preloadRate, double timeFactor, double learnHalfLives, int hotSamplePeriod, long seed) {
 
   static ReleaseParams full() {
-    return new ReleaseParams(8, 10_000, 1.1, 4, 10, 2_000, 500, 20, 2, 1, 42);
+    return new ReleaseParams(8, 10_000, 1.1, 2, 10, 2_000, 500, 20, 2, 1, 42);
   }
 
   static ReleaseParams quick() {

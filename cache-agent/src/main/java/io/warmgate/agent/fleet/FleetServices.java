@@ -6,6 +6,9 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.agent.hot.HotKeys;
+import io.warmgate.agent.invalidate.InvalidationListener;
+import io.warmgate.agent.invalidate.Invalidator;
+import io.warmgate.agent.invalidate.LocalTier;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.agent.l2.ValkeyEndpoint;
@@ -20,6 +23,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
@@ -37,7 +41,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Attaches the fleet services to a cache: the {@link AgentRegistry} heartbeat, the
- * {@link StatsFlusher}, {@link HotKeys} flushing, and the {@link PreloadWorker}, all writing the
+ * {@link StatsFlusher}, {@link HotKeys} flushing, the {@link PreloadWorker}, and invalidation
+ * across pods ({@link #invalidate}, {@link InvalidationListener}), all writing the
  * keys of {@code docs/valkey-layout.md} over one Valkey connection of their own (on a cluster,
  * every key of a cache lives in the slot of its {@code {wg:<cache>}} tag, so each script runs on
  * that slot's primary).
@@ -80,6 +85,8 @@ public final class FleetServices implements AutoCloseable {
   private AgentRegistry registry;
   private StatsFlusher stats;
   private PreloadWorker worker;
+  private Invalidator invalidator;
+  private InvalidationListener invalidations;
   private long connectBackoffMillis = 100;
   private boolean connectFailureLogged;
   private boolean closed;
@@ -183,6 +190,11 @@ public final class FleetServices implements AutoCloseable {
       tasks.add(every(settings.flushInterval, "stats flush", stats::flush, false));
       tasks.add(every(settings.flushInterval, "hot-key flush",
           () -> hotKeys.flush(c, keys, settings.clock), false));
+      invalidator = new Invalidator(c, keys, settings.clock, COMMAND_TIMEOUT);
+      if (settings.localTier != null) {
+        invalidations = new InvalidationListener(c, keys, settings.localTier, settings.clock,
+            settings.meterRegistry);
+      }
       if (settings.preload) {
         worker = new PreloadWorker(c, cache, pod, settings.clock, scheduler, settings.pollInterval,
             settings.l2Ttl).countIn(settings.meterRegistry);
@@ -221,6 +233,38 @@ public final class FleetServices implements AutoCloseable {
     }
   }
 
+  /**
+   * Invalidates {@code ids} in every live key space of the cache and tells every pod through the
+   * invalidation stream ({@link Invalidator}), then schedules the same once more after the lock
+   * TTL, when a load that read the origin before the change has ended.
+   *
+   * @throws IllegalStateException if Valkey is not connected yet or did not complete it: call
+   *     again
+   */
+  public void invalidate(Collection<String> ids) {
+    Invalidator current;
+    synchronized (lock) {
+      if (closed) {
+        throw new IllegalStateException("cache '" + cache.name() + "': fleet services are closed");
+      }
+      current = invalidator;
+    }
+    if (current == null) {
+      throw new IllegalStateException("cache '" + cache.name() + "': not connected to Valkey ("
+          + settings.valkey + ") yet, so other pods cannot be told: call invalidate again");
+    }
+    current.invalidate(ids);
+    List<String> again = List.copyOf(ids);
+    scheduleSafely(() -> {
+      try {
+        current.invalidate(again);
+      } catch (RuntimeException e) {
+        log.warn("cache '{}': second pass of an invalidation of {} ids failed: {}", cache.name(),
+            again.size(), e.toString());
+      }
+    }, settings.lockTtl.toMillis());
+  }
+
   /** Returns the tracker the cache records its lookups in; these services flush it. */
   public HotKeys hotKeys() {
     return hotKeys;
@@ -242,6 +286,9 @@ public final class FleetServices implements AutoCloseable {
     }
     if (worker != null) {
       worker.close();
+    }
+    if (invalidations != null) {
+      invalidations.close();
     }
     scheduler.shutdown();
     try {
@@ -282,6 +329,8 @@ public final class FleetServices implements AutoCloseable {
     private InstantSource clock = InstantSource.system();
     private String version = agentVersion();
     private boolean preload = true;
+    private LocalTier localTier;
+    private Duration lockTtl = Duration.ofSeconds(5);
     Duration heartbeatInterval = AgentRegistry.HEARTBEAT_INTERVAL;
     Duration flushInterval = StatsFlusher.FLUSH_INTERVAL;
     Duration pollInterval = PreloadWorker.POLL_INTERVAL;
@@ -301,6 +350,8 @@ public final class FleetServices implements AutoCloseable {
       c.clock = clock;
       c.version = version;
       c.preload = preload;
+      c.localTier = localTier;
+      c.lockTtl = lockTtl;
       c.heartbeatInterval = heartbeatInterval;
       c.flushInterval = flushInterval;
       c.pollInterval = pollInterval;
@@ -402,6 +453,24 @@ public final class FleetServices implements AutoCloseable {
         throw new IllegalArgumentException(name + " must be positive: " + value);
       }
       return value;
+    }
+
+    /**
+     * Sets the cache's in-process tier, which the invalidation listener drops invalidated ids
+     * from (default: none, and no listener runs).
+     */
+    public Builder localTier(LocalTier tier) {
+      this.localTier = Objects.requireNonNull(tier, "tier");
+      return this;
+    }
+
+    /**
+     * Sets the cache's lock TTL, the longest a load holds its lease or lock: an invalidation is
+     * repeated that long after it ran (default 5 s).
+     */
+    public Builder lockTtl(Duration ttl) {
+      this.lockTtl = positive("lockTtl", ttl);
+      return this;
     }
 
     /** Runs the preload worker (default {@code true}). */

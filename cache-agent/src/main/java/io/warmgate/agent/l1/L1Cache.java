@@ -105,6 +105,12 @@ public final class L1Cache<V> {
     return entry;
   }
 
+  /** Drops the entry of {@code id}, fresh or kept. */
+  public void invalidate(String id) {
+    fresh.invalidate(id);
+    kept.invalidate(id);
+  }
+
   /** Drops every entry. */
   public void invalidateAll() {
     fresh.invalidateAll();

@@ -168,6 +168,19 @@ public final class KeySpace {
     return controlKey("hot:meta");
   }
 
+  /**
+   * Returns {@code {wg:<cache>}:invalidations}, the stream of invalidated ids every pod of the
+   * cache reads, whatever its schema hash.
+   */
+  public String invalidationsKey() {
+    return controlKey("invalidations");
+  }
+
+  /** Returns the key space of the same cache under {@code otherSchemaHash}. */
+  public KeySpace withSchemaHash(String otherSchemaHash) {
+    return otherSchemaHash.equals(schemaHash) ? this : new KeySpace(cacheName, otherSchemaHash);
+  }
+
   /** Returns {@code {wg:<cache>}:warm:<schemaHash>}, the warm job of this namespace. */
   public String warmJobKey() {
     return controlKey("warm:" + schemaHash);

@@ -213,6 +213,12 @@ public final class L2Store implements AutoCloseable {
         timeoutNanos, replies).thenApply("OK"::equals);
   }
 
+  /** {@code UNLINK key} bounded by {@code timeout}; completes with whether the key existed. */
+  public CompletableFuture<Boolean> delete(String key, Duration timeout) {
+    return guarded(() -> connection.async().unlink(key), timeout.toNanos(), replies)
+        .thenApply(n -> n != null && n > 0);
+  }
+
   /** Deletes {@code key} if it holds {@code expected} (one Lua call); completes with whether it did. */
   public CompletableFuture<Boolean> deleteIfEquals(String key, byte[] expected) {
     return deleteIfEquals(key, expected, budgetNanos);

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class HotKeySamplerTest {
+class FleetCacheTest {
 
   private final CountingOrigin origin = new CountingOrigin().put("a", "A").put("b", "B");
   private final HotKeys hot = new HotKeys(1, 64, 100, Duration.ofMinutes(10));
@@ -20,7 +20,8 @@ class HotKeySamplerTest {
 
   private TieredCache<String> sampler() {
     TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals").build();
-    return new HotKeySampler<>(cache, hot, () -> events.add("services stopped"));
+    return new FleetCache<>(cache, hot, ids -> events.add("fleet invalidated " + ids),
+        () -> events.add("services stopped"));
   }
 
   @Test

@@ -8,30 +8,36 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
- * A {@link TieredCache} that records the ids looked up in a {@link HotKeys} (sampled, so most
- * lookups pay one random draw) and otherwise forwards every call to the cache it wraps, whose
- * contract it keeps. {@link #close()} first runs the given shutdown action (stopping the services
- * attached to the cache), then closes the wrapped cache.
+ * A {@link TieredCache} with fleet services attached: it records the ids looked up in a
+ * {@link HotKeys} (sampled, so most lookups pay one random draw), hands invalidations to the
+ * fleet (every live key space, every pod), and otherwise forwards every call to the cache it
+ * wraps, whose contract it keeps. {@link #close()} first runs the given shutdown action (stopping
+ * the services attached to the cache), then closes the wrapped cache.
  *
  * @param <V> the value type
  */
-final class HotKeySampler<V> implements TieredCache<V> {
+final class FleetCache<V> implements TieredCache<V> {
 
   private final TieredCache<V> delegate;
   private final HotKeys hotKeys;
+  private final Consumer<Collection<String>> invalidateFleet;
   private final Runnable beforeClose;
   private boolean closed;
 
   /**
    * Wraps {@code delegate}.
    *
+   * @param invalidateFleet invalidates ids in every live key space and pod (the fleet services')
    * @param beforeClose run once by the first {@link #close()}, before the delegate is closed
    */
-  HotKeySampler(TieredCache<V> delegate, HotKeys hotKeys, Runnable beforeClose) {
+  FleetCache(TieredCache<V> delegate, HotKeys hotKeys, Consumer<Collection<String>> invalidateFleet,
+      Runnable beforeClose) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.hotKeys = Objects.requireNonNull(hotKeys, "hotKeys");
+    this.invalidateFleet = Objects.requireNonNull(invalidateFleet, "invalidateFleet");
     this.beforeClose = Objects.requireNonNull(beforeClose, "beforeClose");
   }
 
@@ -75,6 +81,21 @@ final class HotKeySampler<V> implements TieredCache<V> {
   @Override
   public int fillL2(Collection<String> ids, Duration minTtlLeft) {
     return delegate.fillL2(ids, minTtlLeft);
+  }
+
+  @Override
+  public void invalidate(String id) {
+    delegate.invalidate(id);
+    invalidateFleet.accept(List.of(id));
+  }
+
+  /**
+   * This pod's L1 and key space first (which checks the ids), then every live key space and pod.
+   */
+  @Override
+  public void invalidateAll(Collection<String> ids) {
+    delegate.invalidateAll(ids);
+    invalidateFleet.accept(ids);
   }
 
   @Override

@@ -1,0 +1,198 @@
+package io.warmgate.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.warmgate.agent.l2.KeySpace;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@code invalidate} across pods and schema key spaces, on one real redis-server and on a real
+ * Redis cluster: pods are caches of one name with fleet services (registry, invalidation stream),
+ * two on the old value type and one on a new one, as during a canary release, over one in-memory
+ * "database" whose rows the test changes. L1 lives a minute, so only an invalidation makes a pod
+ * see a change within the test.
+ */
+@ParameterizedClass
+@EnumSource(L2Mode.class)
+class InvalidationIT {
+
+  /** The value type of the new version: another schema hash, another L2 key space. */
+  record DealV2(String name, int version) {}
+
+  /** What every pod must see within this of the invalidation call. */
+  private static final Duration BOUND = Duration.ofSeconds(2);
+
+  @RegisterExtension
+  final L2Extension valkey;
+
+  private final Map<String, String> rows = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
+  private final List<AutoCloseable> pods = new ArrayList<>();
+
+  InvalidationIT(L2Mode mode) {
+    valkey = new L2Extension(mode);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    for (AutoCloseable pod : pods) {
+      pod.close();
+    }
+  }
+
+  /** The database: reading counts each id; {@code gate}, when set, holds reads after taking the rows. */
+  private final class Rows {
+    volatile CountDownLatch gate;
+
+    Map<String, String> read(Collection<String> ids) throws InterruptedException {
+      Map<String, String> found = new LinkedHashMap<>();
+      for (String id : ids) {
+        reads.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+        String row = rows.get(id);
+        if (row != null) {
+          found.put(id, row);
+        }
+      }
+      CountDownLatch g = gate;
+      if (g != null && !g.await(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("test origin was never released");
+      }
+      return found;
+    }
+  }
+
+  private final Rows database = new Rows();
+
+  private <V> TieredCache<V> pod(String name, Class<V> type, Origin<V> origin,
+      SimpleMeterRegistry meters) {
+    TieredCache<V> cache = valkey.configure(WarmGate.newBuilder(type, origin))
+        .cacheName("deals")
+        .podName(name)
+        .podNamespace("shop")
+        .meterRegistry(meters)
+        .l1Ttl(Duration.ofMinutes(1))
+        .l2Ttl(Duration.ofMinutes(4))
+        .lockTtl(Duration.ofSeconds(1))
+        .l2Timeout(Duration.ofSeconds(1))
+        .fleetServices(true)
+        .build();
+    pods.add(cache);
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        valkey.strings().hexists(new KeySpace("deals", cache.schemaHash()).agentsKey(),
+            "shop/" + name));
+    return cache;
+  }
+
+  private TieredCache<String> oldPod(String name) {
+    return pod(name, String.class, database::read, new SimpleMeterRegistry());
+  }
+
+  private TieredCache<DealV2> newPod(String name) {
+    return pod(name, DealV2.class, ids -> {
+      Map<String, DealV2> out = new LinkedHashMap<>();
+      database.read(ids).forEach((id, row) -> out.put(id, new DealV2(row, 2)));
+      return out;
+    }, new SimpleMeterRegistry());
+  }
+
+  private int reads(String id) {
+    AtomicInteger n = reads.get(id);
+    return n == null ? 0 : n.get();
+  }
+
+  @Test
+  void aChangedRowReachesEveryPodOfEveryLiveKeySpaceWithinTheBound() {
+    rows.put("deal-1", "paused: no");
+    rows.put("deal-2", "other");
+    TieredCache<String> a = oldPod("old-a");
+    TieredCache<String> b = oldPod("old-b");
+    TieredCache<DealV2> canary = newPod("new-a");
+    assertThat(canary.schemaHash()).isNotEqualTo(a.schemaHash());
+    for (TieredCache<?> pod : List.of(a, b, canary)) {
+      pod.getAll(List.of("deal-1", "deal-2"));
+    }
+    int before = reads("deal-1");
+    int otherBefore = reads("deal-2");
+
+    rows.put("deal-1", "paused: yes");
+    long start = System.nanoTime();
+    a.invalidate("deal-1");
+    await().atMost(BOUND).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+      assertThat(a.get("deal-1")).isEqualTo("paused: yes");
+      assertThat(b.get("deal-1")).isEqualTo("paused: yes");
+      assertThat(canary.get("deal-1")).isEqualTo(new DealV2("paused: yes", 2));
+    });
+    System.out.printf("invalidation seen by all 3 pods of 2 key spaces after %d ms (%s)%n",
+        (System.nanoTime() - start) / 1_000_000, valkey.mode());
+    // One read per key space (the old pods share the old one's value through L2), and nothing
+    // else was read again.
+    assertThat(reads("deal-1") - before).isBetween(2, 3);
+    assertThat(reads("deal-2")).isEqualTo(otherBefore);
+    assertThat(b.get("deal-2")).isEqualTo("other");
+  }
+
+  @Test
+  void aLoadThatReadTheOldRowBeforeTheChangeIsUndoneOneLockTtlLater() throws Exception {
+    rows.put("deal-1", "v1");
+    TieredCache<String> writer = oldPod("old-a");
+    TieredCache<String> slow = oldPod("old-b");
+    database.gate = new CountDownLatch(1);
+    // The slow pod reads v1, then stalls before writing it to L1 and L2.
+    CompletableFuture<String> stale = CompletableFuture.supplyAsync(() -> slow.get("deal-1"));
+    await().atMost(Duration.ofSeconds(5)).until(() -> reads("deal-1") == 1);
+    rows.put("deal-1", "v2");
+    CountDownLatch held = database.gate;
+    database.gate = null;
+    writer.invalidate("deal-1");
+    held.countDown();
+    assertThat(stale.get(5, TimeUnit.SECONDS)).isEqualTo("v1");
+    // The late write put v1 back; the invalidation's second pass, a lock TTL (1 s) later,
+    // removes it from L2 and from every L1.
+    await().atMost(Duration.ofSeconds(1).plus(BOUND)).pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> {
+          assertThat(slow.get("deal-1")).isEqualTo("v2");
+          assertThat(writer.get("deal-1")).isEqualTo("v2");
+        });
+  }
+
+  @Test
+  void manyIdsAtOnceAndBadIdsAreRefusedBeforeAnythingIsDeleted() {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 2_500; i++) {
+      ids.add("deal-" + i);
+      rows.put("deal-" + i, "v1");
+    }
+    TieredCache<String> a = oldPod("old-a");
+    TieredCache<String> b = oldPod("old-b");
+    b.getAll(ids);
+    ids.forEach(id -> rows.put(id, "v2"));
+
+    List<String> withBad = new ArrayList<>(ids);
+    withBad.add("");
+    assertThatThrownBy(() -> a.invalidateAll(withBad))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be empty");
+    assertThat(b.get("deal-7")).as("nothing invalidated by a refused call").isEqualTo("v1");
+
+    a.invalidateAll(ids);
+    await().atMost(BOUND).untilAsserted(() ->
+        assertThat(b.getAll(ids).values()).containsOnly("v2"));
+  }
+}
