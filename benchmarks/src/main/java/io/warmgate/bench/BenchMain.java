@@ -32,7 +32,21 @@ public final class BenchMain {
 
   private BenchMain() {}
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs the benchmarks; exits 1 on any failure, so that a part that failed while threads of the
+   * components it started still run (operator, clients) does not leave the JVM running.
+   */
+  public static void main(String[] args) {
+    try {
+      run(args);
+    } catch (Throwable e) {
+      e.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
+
+  private static void run(String[] args) throws Exception {
     boolean quick = false;
     Path out = Path.of("target", "bench");
     Set<String> parts = new LinkedHashSet<>(PARTS);
@@ -106,7 +120,8 @@ public final class BenchMain {
     return new IllegalArgumentException("unknown argument '" + arg + "': use [--quick] [--out DIR] "
         + "[--only " + String.join(",", PARTS) + "," + String.join(",", EXTRA_PARTS) + "] [--gate-timings FILE] [--agents K] [--deals N] [--skew S] "
         + "[--requests R] [--seed X] [--release-<name> value, name one of agents, deals, skew, rate,"
-        + " hot-set-size, preload-rate, time-factor, learn-half-lives, seed]");
+        + " ids-per-request, hot-set-size, preload-rate, time-factor, learn-half-lives, "
+        + "hot-sample-period, seed]");
   }
 
   private static String value(String[] args, int i, String flag) {
