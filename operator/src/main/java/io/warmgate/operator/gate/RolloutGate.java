@@ -182,6 +182,10 @@ public final class RolloutGate {
             current(status, Conditions.WARMED), current(status, Conditions.ROLLOUT_HELD), true);
       }
       log.info("Rollout {}: {}", view.id(), decision.message());
+      if (decision instanceof Decision.Release && observed.warmJob() != null
+          && observed.canarySchemas().size() == 1) {
+        endKeepWarm(valkey, keys, observed.canarySchemas().iterator().next(), now);
+      }
       if (!repeat) {
         events.record(policy, view, new GateEvents.GateEvent(
             decision.phase() == GatePhase.TimedOut, decision.reason(), decision.message()));
@@ -252,6 +256,16 @@ public final class RolloutGate {
   private static Duration l2Ttl(CachePolicy policy) {
     String l2Ttl = policy.getSpec().getL2Ttl();
     return Durations.parse(l2Ttl != null ? l2Ttl : new CachePolicySpec().getL2Ttl());
+  }
+
+  /** Best effort: keep-warm ends by itself {@link WarmJobs#KEEP_WARM} after the last renewal. */
+  private static void endKeepWarm(ValkeyCommands valkey, ControlKeys keys, String schema,
+      Instant now) {
+    try {
+      WarmJobs.endKeepWarm(valkey.sync(), keys, schema, now);
+    } catch (RedisException e) {
+      log.debug("Ending keep-warm of schema hash {} failed; it lapses by itself", schema, e);
+    }
   }
 
   private GateInputs.Observed observe(ValkeyCommands valkey,

@@ -120,6 +120,17 @@ final class WarmJobs {
         String.valueOf(now.plus(KEEP_WARM).toEpochMilli()));
   }
 
+  /**
+   * Ends keep-warm now, if the job exists: the gate calls it when it releases the canary, whose
+   * traffic then keeps its hot keys (refresh-ahead), so the agents stop reloading the job's ids
+   * at once rather than up to {@link #KEEP_WARM} later.
+   */
+  static void endKeepWarm(RedisClusterCommands<String, String> valkey, ControlKeys keys,
+      String schemaHash, Instant now) {
+    valkey.eval(KEEP_WARM_SCRIPT, ScriptOutputType.INTEGER, new String[] {keys.warmJob(schemaHash)},
+        String.valueOf(now.toEpochMilli()));
+  }
+
   /** A counter read from Valkey: absent, negative or malformed (an agent's bug) reads as 0. */
   static long number(String value) {
     if (value == null) {

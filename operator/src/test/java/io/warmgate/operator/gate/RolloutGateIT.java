@@ -550,10 +550,14 @@ class RolloutGateIT {
 
     agents.updateWarmJob("bbb222", Map.of("state", "Done", "filled", "20", "cursor", "20"));
     agents.writeValues("bbb222", hot.subList(10, 20));
+    long beforeRelease = System.currentTimeMillis();
     awaitReleased();
     policy.awaitPhase(GatePhase.Promoted);
     assertThat(agents.warmJob("bbb222")).containsEntry("state", "Done")
         .containsEntry("filled", "20");
+    // Released: the canary's own traffic keeps its keys now, so keep-warm ends at once.
+    assertThat(Long.parseLong(agents.warmJob("bbb222").get("keepWarmUntil")))
+        .isBetween(beforeRelease - 1_000, System.currentTimeMillis());
   }
 
   @Test

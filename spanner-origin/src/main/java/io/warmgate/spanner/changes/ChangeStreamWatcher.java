@@ -1,0 +1,423 @@
+package io.warmgate.spanner.changes;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.spanner.DatabaseClient;
+import com.google.cloud.spanner.ResultSet;
+import com.google.cloud.spanner.SpannerException;
+import com.google.cloud.spanner.Statement;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.agent.l2.ValkeyEndpoint;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a Spanner change stream over the origin's tables and invalidates, in every pod and live
+ * key space of a cache, the ids each row change affects.
+ *
+ * <p><b>One reader per cache.</b> Every pod may run a watcher; the one holding the lock
+ * {@code {wg:<cache>}:changes:<stream>:lock} (taken with {@code SET NX PX}, renewed every
+ * {@value #RENEW_SECONDS} s, lapsing after {@value #LOCK_SECONDS} s) reads the stream, and another
+ * takes over when it stops or dies.
+ *
+ * <p><b>Nothing skipped.</b> The reader queries the stream from its watermark (partition token
+ * {@code NULL}), then each partition the query announces, and each child partition those
+ * announce. A partition's progress (its last commit or heartbeat timestamp) advances only after the
+ * ids of its changes were invalidated, retrying while invalidation fails; the watermark, the least
+ * progress of the partitions being read, is written every second to
+ * {@code {wg:<cache>}:changes:<stream>} ({@code watermark}, {@code lagMs}, {@code owner},
+ * {@code updatedAt}). A new reader resumes from it: changes after it are read again, and
+ * invalidating an id twice is harmless. The first reader of a cache starts at the time it starts:
+ * values cached before then are bounded by their TTLs.
+ */
+public final class ChangeStreamWatcher implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ChangeStreamWatcher.class);
+  static final int LOCK_SECONDS = 10;
+  static final int RENEW_SECONDS = 3;
+  private static final Pattern STREAM_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,127}");
+  /** KEYS = lock; ARGV = token, ttl ms. Renews the lock if this reader still holds it. */
+  private static final String RENEW = """
+      if redis.call('GET', KEYS[1]) == ARGV[1] then
+        return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+      end
+      return 0
+      """;
+  /** KEYS = lock; ARGV = token. Deletes the lock if this reader holds it. */
+  private static final String RELEASE = """
+      if redis.call('GET', KEYS[1]) == ARGV[1] then
+        return redis.call('DEL', KEYS[1])
+      end
+      return 0
+      """;
+
+  private final Builder settings;
+  private final String stateKey;
+  private final String lockKey;
+  private final String token;
+  private final ClientResources resources = DefaultClientResources.builder().ioThreadPoolSize(1)
+      .computationThreadPoolSize(1).build();
+  private final ValkeyConnection<String> valkey;
+  private final ScheduledExecutorService timer;
+  private final ExecutorService readers;
+  /** Progress of each partition being read: token (or "" for the first query) → timestamp. */
+  private final Map<String, Timestamp> progress = new ConcurrentHashMap<>();
+  private final Set<String> started = ConcurrentHashMap.newKeySet();
+  private volatile boolean leading;
+  private volatile boolean closed;
+  private volatile long generation;
+
+  private ChangeStreamWatcher(Builder b) {
+    this.settings = b;
+    KeySpace keys = new KeySpace(b.cache.name(), b.cache.schemaHash());
+    this.stateKey = keys.controlKey("changes:" + b.stream);
+    this.lockKey = stateKey + ":lock";
+    this.token = b.podName + "/" + UUID.randomUUID();
+    this.valkey = ValkeyConnection.open(b.valkey.withReadFrom(ValkeyEndpoint.ReadFrom.PRIMARY),
+        StringCodec.UTF8, resources, Duration.ofSeconds(2)).join();
+    this.timer = Executors.newSingleThreadScheduledExecutor(daemon("warmgate-changes-lock"));
+    this.readers = Executors.newCachedThreadPool(daemon("warmgate-changes-reader"));
+    timer.scheduleWithFixedDelay(this::lead, 0, RENEW_SECONDS, TimeUnit.SECONDS);
+    timer.scheduleWithFixedDelay(this::saveWatermark, 1, 1, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Returns a builder reading change stream {@code stream} of {@code database}.
+   *
+   * @throws IllegalArgumentException if {@code stream} is not a change stream name
+   */
+  public static Builder builder(DatabaseClient database, String stream) {
+    Objects.requireNonNull(database, "database");
+    if (stream == null || !STREAM_NAME.matcher(stream).matches()) {
+      throw new IllegalArgumentException("change stream name '" + stream + "' is invalid: a "
+          + "letter, then up to 127 letters, digits or '_', as in CREATE CHANGE STREAM <name>");
+    }
+    return new Builder(database, stream);
+  }
+
+  /** Whether this watcher holds the lock and reads the stream. */
+  public boolean isLeading() {
+    return leading;
+  }
+
+  private void lead() {
+    try {
+      if (leading) {
+        Long renewed = valkey.sync().eval(RENEW, ScriptOutputType.INTEGER, new String[] {lockKey},
+            token, Long.toString(LOCK_SECONDS * 1000L));
+        if (renewed == null || renewed == 0) {
+          log.warn("change stream {}: lost the reader lock; another pod reads it now", settings.stream);
+          stopReading();
+        }
+      } else if ("OK".equals(valkey.sync().set(lockKey, token,
+          SetArgs.Builder.nx().px(LOCK_SECONDS * 1000L)))) {
+        startReading();
+      }
+    } catch (RuntimeException e) {
+      log.warn("change stream {}: reader lock: {}", settings.stream, e.toString());
+    }
+  }
+
+  private void startReading() {
+    Timestamp from = watermark();
+    if (from == null) {
+      from = Timestamp.now();
+    }
+    leading = true;
+    long gen = ++generation;
+    progress.clear();
+    started.clear();
+    log.info("change stream {}: reading from {} as {}", settings.stream, from, token);
+    read("", null, from, gen);
+  }
+
+  private void stopReading() {
+    leading = false;
+    generation++;
+  }
+
+  /** Reads one partition ({@code token} null: the first query) in a thread of its own. */
+  private void read(String key, String partition, Timestamp from, long gen) {
+    if (!started.add(key)) {
+      return; // a child of two parents is announced twice
+    }
+    progress.put(key, from);
+    readers.execute(() -> {
+      while (gen == generation && !closed) {
+        try {
+          readPartition(key, partition, gen);
+          if (gen == generation) {
+            progress.remove(key);
+          }
+          return;
+        } catch (SpannerException | IllegalStateException e) {
+          if (gen != generation || closed) {
+            return;
+          }
+          log.warn("change stream {}: partition {} failed, resuming at {}: {}", settings.stream,
+              key.isEmpty() ? "(first query)" : key, progress.get(key), e.toString());
+          sleep(1_000);
+        }
+      }
+    });
+  }
+
+  private void readPartition(String key, String partition, long gen) {
+    Statement query = Statement.newBuilder("SELECT ChangeRecord FROM READ_" + settings.stream
+            + "(start_timestamp => @start, end_timestamp => NULL, partition_token => @token, "
+            + "heartbeat_milliseconds => @heartbeat)")
+        .bind("start").to(progress.get(key))
+        .bind("token").to(partition)
+        .bind("heartbeat").to(settings.heartbeat.toMillis())
+        .build();
+    try (ResultSet rows = settings.database.singleUse().executeQuery(query)) {
+      while (rows.next()) {
+        if (gen != generation || closed) {
+          return;
+        }
+        ChangeRecords.Batch batch = ChangeRecords.read(rows.getStructList(0));
+        invalidate(batch.changes(), gen);
+        if (batch.progress() != null) {
+          // Only while this reading lasts: a reader of an earlier one must not pin the watermark.
+          progress.computeIfPresent(key, (k, old) -> gen == generation ? batch.progress() : old);
+        }
+        for (ChangeRecords.ChildPartition child : batch.children()) {
+          read(child.token(), child.token(), child.start(), gen);
+        }
+      }
+    }
+  }
+
+  /** Invalidates the ids of {@code changes}, retrying until it succeeds or reading stops. */
+  private void invalidate(Collection<DataChange> changes, long gen) {
+    if (changes.isEmpty()) {
+      return;
+    }
+    Set<String> ids = new LinkedHashSet<>();
+    for (DataChange change : changes) {
+      ChangeMapper mapper = settings.tables.get(change.table());
+      if (mapper == null) {
+        continue;
+      }
+      while (true) {
+        try {
+          ids.addAll(mapper.ids(change));
+          break;
+        } catch (Exception e) {
+          if (!retry(gen, "mapping a change of table " + change.table(), e)) {
+            return;
+          }
+        }
+      }
+    }
+    while (!ids.isEmpty()) {
+      try {
+        settings.cache.invalidateAll(ids);
+        return;
+      } catch (RuntimeException e) {
+        if (!retry(gen, "invalidating " + ids.size() + " ids", e)) {
+          return;
+        }
+      }
+    }
+  }
+
+  private boolean retry(long gen, String what, Exception e) {
+    log.warn("change stream {}: {} failed, retrying: {}", settings.stream, what, e.toString());
+    sleep(500);
+    return gen == generation && !closed;
+  }
+
+  /** The least progress of the partitions being read, or null when none is. */
+  Timestamp currentWatermark() {
+    Timestamp least = null;
+    for (Timestamp t : progress.values()) {
+      if (least == null || t.compareTo(least) < 0) {
+        least = t;
+      }
+    }
+    return least;
+  }
+
+  private void saveWatermark() {
+    if (!leading) {
+      return;
+    }
+    Timestamp mark = currentWatermark();
+    if (mark == null) {
+      return;
+    }
+    try {
+      long now = System.currentTimeMillis();
+      Map<String, String> fields = new LinkedHashMap<>();
+      fields.put("watermark", mark.toString());
+      fields.put("lagMs", Long.toString(Math.max(0, now - mark.toSqlTimestamp().getTime())));
+      fields.put("owner", token);
+      fields.put("updatedAt", Long.toString(now));
+      valkey.sync().hset(stateKey, fields);
+    } catch (RuntimeException e) {
+      log.warn("change stream {}: cannot save the watermark: {}", settings.stream, e.toString());
+    }
+  }
+
+  private Timestamp watermark() {
+    String saved = valkey.sync().hget(stateKey, "watermark");
+    if (saved == null) {
+      return null;
+    }
+    try {
+      return Timestamp.parseTimestamp(saved);
+    } catch (RuntimeException e) {
+      log.warn("change stream {}: watermark '{}' in {} is not a timestamp; starting from now",
+          settings.stream, saved, stateKey);
+      return null;
+    }
+  }
+
+  /**
+   * Stops reading: saves the watermark, releases the lock so another pod takes over at once,
+   * and closes the Valkey connection. Waits up to a heartbeat for readers to notice.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    saveWatermark();
+    closed = true;
+    boolean wasLeading = leading;
+    stopReading();
+    timer.shutdownNow();
+    readers.shutdown();
+    try {
+      readers.awaitTermination(settings.heartbeat.toMillis() * 2 + 1_000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (wasLeading) {
+      try {
+        valkey.sync().eval(RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, token);
+      } catch (RuntimeException e) {
+        log.warn("change stream {}: cannot release the reader lock: {}", settings.stream, e.toString());
+      }
+    }
+    valkey.close();
+    resources.shutdown(0, 2, TimeUnit.SECONDS);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** Settings of a watcher. Not thread-safe. */
+  public static final class Builder {
+
+    private final DatabaseClient database;
+    private final String stream;
+    private final Map<String, ChangeMapper> tables = new HashMap<>();
+    private TieredCache<?> cache;
+    private ValkeyEndpoint valkey;
+    private String podName = "pod-" + UUID.randomUUID();
+    private Duration heartbeat = Duration.ofSeconds(1);
+
+    private Builder(DatabaseClient database, String stream) {
+      this.database = database;
+      this.stream = stream;
+    }
+
+    /** Sets the cache whose values the changes invalidate (required). */
+    public Builder cache(TieredCache<?> cache) {
+      this.cache = Objects.requireNonNull(cache, "cache");
+      return this;
+    }
+
+    /** Sets the cache's Valkey, where the reader lock and watermark live (required). */
+    public Builder valkey(ValkeyEndpoint endpoint) {
+      this.valkey = Objects.requireNonNull(endpoint, "endpoint");
+      return this;
+    }
+
+    /**
+     * Maps the changes of {@code table} to ids; changes of tables without a mapping invalidate
+     * nothing.
+     */
+    public Builder mapTable(String table, ChangeMapper mapper) {
+      tables.put(Objects.requireNonNull(table, "table"), Objects.requireNonNull(mapper, "mapper"));
+      return this;
+    }
+
+    /** Sets the pod name, written as the lock's owner (default: a random id). */
+    public Builder podName(String podName) {
+      this.podName = Objects.requireNonNull(podName, "podName");
+      return this;
+    }
+
+    /**
+     * Sets how often an idle partition reports progress (default 1 s): the bound on how stale the
+     * saved watermark is, and on how long a stopping reader takes to notice.
+     */
+    public Builder heartbeat(Duration heartbeat) {
+      Objects.requireNonNull(heartbeat, "heartbeat");
+      if (heartbeat.toMillis() < 100 || heartbeat.toMillis() > 300_000) {
+        throw new IllegalArgumentException("heartbeat " + heartbeat + " is out of range: Spanner "
+            + "takes 100 ms to 5 min");
+      }
+      this.heartbeat = heartbeat;
+      return this;
+    }
+
+    /**
+     * Starts the watcher: it connects to Valkey and competes for the reader lock.
+     *
+     * @throws IllegalStateException if the cache, Valkey or every table mapping is missing
+     */
+    public ChangeStreamWatcher start() {
+      if (cache == null) {
+        throw new IllegalStateException("cache is not set: call cache(...) with the cache the "
+            + "changes invalidate");
+      }
+      if (valkey == null) {
+        throw new IllegalStateException("Valkey is not set: call valkey(...) with the cache's L2 "
+            + "endpoint, where the reader lock and the watermark live");
+      }
+      if (tables.isEmpty()) {
+        throw new IllegalStateException("no table is mapped: call mapTable(table, mapper) for each "
+            + "table of the change stream whose changes affect cached values");
+      }
+      return new ChangeStreamWatcher(this);
+    }
+  }
+}
