@@ -524,8 +524,8 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   @Override
   public void invalidateAll(Collection<String> ids) {
     List<String> distinct = validIds(ids);
-    dropLocal(distinct);
     if (l2 == null) {
+      dropLocal(distinct);
       return;
     }
     List<CompletableFuture<Boolean>> deletions = new ArrayList<>(distinct.size());
@@ -537,6 +537,9 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     } catch (CompletionException e) {
       throw new IllegalStateException("cache '" + name + "': L2 did not delete the invalidated "
           + "values (" + e.getCause() + "): call invalidate again", e.getCause());
+    } finally {
+      // After the deletion: a lookup in between would otherwise fill L1 again from the old L2 value.
+      dropLocal(distinct);
     }
   }
 

@@ -114,9 +114,13 @@ public final class InvalidationListener implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       } catch (RuntimeException e) {
-        log.error("cache '{}': invalidation listener failed, restarting it", cacheName, e);
+        if (!failing) {
+          log.error("cache '{}': invalidation listener failed, restarting it", cacheName, e);
+          failing = true;
+        }
         closeConnection();
         sleep(backoff);
+        backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
       }
     }
   }
