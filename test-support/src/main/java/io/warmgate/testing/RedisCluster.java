@@ -131,14 +131,30 @@ public final class RedisCluster implements ManagedService {
     long startNanos = System.nanoTime();
     if (members.isEmpty()) {
       for (int i = 0; i < 2 * PRIMARIES; i++) {
-        int port = FreePorts.next();
-        Path dir = WarmgatePaths.processLogDir().resolve("redis-cluster-" + port);
-        members.add(new Member(port, FreePorts.next(), dir));
+        members.add(freshMember());
       }
     }
-    for (Member m : members) {
-      if (!m.isAlive()) {
-        startNode(m);
+    for (int i = 0; i < members.size(); i++) {
+      Member m = members.get(i);
+      if (m.isAlive()) {
+        continue;
+      }
+      for (int attempt = 1; ; attempt++) {
+        try {
+          startNode(m);
+          break;
+        } catch (IllegalStateException e) {
+          // A port picked free was taken before the node bound it (another process's
+          // connection): before the cluster exists, the node can move to other ports.
+          if (created || attempt == 3 || !String.valueOf(e.getMessage())
+              .contains("Address already in use")) {
+            throw e;
+          }
+          LOG.warn("redis cluster node on {}/{} could not bind; trying other ports", m.port,
+              m.busPort);
+          m = freshMember();
+          members.set(i, m);
+        }
       }
     }
     if (!created) {
@@ -158,6 +174,12 @@ public final class RedisCluster implements ManagedService {
     awaitHealthy(HEALTHY_TIMEOUT);
     LOG.info("redis cluster on {} ready in {} ms", addresses(),
         (System.nanoTime() - startNanos) / 1_000_000);
+  }
+
+  private static Member freshMember() {
+    int port = FreePorts.next();
+    return new Member(port, FreePorts.next(),
+        WarmgatePaths.processLogDir().resolve("redis-cluster-" + port));
   }
 
   private void startNode(Member m) {
