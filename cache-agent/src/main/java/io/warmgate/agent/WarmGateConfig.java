@@ -5,6 +5,7 @@ import io.warmgate.agent.env.ValkeyVariables;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.contract.AgentVariables;
+import io.warmgate.contract.ChangeStreamNames;
 import io.warmgate.contract.KeySpaceVersions;
 import java.time.Duration;
 import java.util.List;
@@ -99,6 +100,17 @@ public final class WarmGateConfig {
    * {@link KeySpaceVersion}.
    */
   public static final String KEY_SPACE_VERSION = AgentVariables.KEY_SPACE_VERSION;
+  /**
+   * The Spanner change stream whose row changes invalidate cached values (its watcher is started
+   * by the application, which maps tables to ids); unset = no watcher. See
+   * {@link ChangeStreamNames#RULE}.
+   */
+  public static final String CHANGE_STREAM = AgentVariables.CHANGE_STREAM;
+  /**
+   * How often an idle change stream partition reports progress, {@code 100ms} to {@code 5m},
+   * default {@code 1s}.
+   */
+  public static final String CHANGE_STREAM_HEARTBEAT = AgentVariables.CHANGE_STREAM_HEARTBEAT;
   /** This pod's name (downward API), used in lock tokens and agent identity. */
   public static final String POD_NAME = AgentVariables.POD_NAME;
   /** This pod's namespace (downward API). */
@@ -127,6 +139,10 @@ public final class WarmGateConfig {
   static final Duration DEFAULT_STALE_IF_ERROR = Duration.ofMinutes(5);
   static final long DEFAULT_MAX_VALUE_BYTES = 512 * 1024;
   static final Duration DEFAULT_ORIGIN_BREAKER_WAIT = Duration.ofSeconds(5);
+  static final Duration DEFAULT_CHANGE_STREAM_HEARTBEAT = Duration.ofSeconds(1);
+  /** The range of heartbeats Spanner's change stream queries accept. */
+  static final Duration MIN_HEARTBEAT = Duration.ofMillis(100);
+  static final Duration MAX_HEARTBEAT = Duration.ofMinutes(5);
 
   private final String cacheName;
   private final ValkeyVariables valkey;
@@ -144,6 +160,8 @@ public final class WarmGateConfig {
   private final int maxIdBytes;
   private final Duration originBreakerWait;
   private final String keySpaceVersion;
+  private final String changeStream;
+  private final Duration changeStreamHeartbeat;
   private final String podName;
   private final String podNamespace;
   private final String podTemplateHash;
@@ -180,6 +198,17 @@ public final class WarmGateConfig {
     if (keySpaceVersion != null && !KeySpaceVersions.isValid(keySpaceVersion)) {
       throw EnvValues.invalid(KEY_SPACE_VERSION, keySpaceVersion, KeySpaceVersions.RULE
           + " (or unset it to keep the type's own key space)");
+    }
+    changeStream = text(env, CHANGE_STREAM);
+    if (changeStream != null && !ChangeStreamNames.isValid(changeStream)) {
+      throw EnvValues.invalid(CHANGE_STREAM, changeStream, ChangeStreamNames.RULE
+          + " (or unset it to run without a change stream watcher)");
+    }
+    changeStreamHeartbeat = duration(env, CHANGE_STREAM_HEARTBEAT, DEFAULT_CHANGE_STREAM_HEARTBEAT);
+    if (changeStreamHeartbeat.compareTo(MIN_HEARTBEAT) < 0
+        || changeStreamHeartbeat.compareTo(MAX_HEARTBEAT) > 0) {
+      throw EnvValues.invalid(CHANGE_STREAM_HEARTBEAT, text(env, CHANGE_STREAM_HEARTBEAT),
+          "a duration from 100ms to 5m (the range Spanner takes), such as 1s");
     }
     podName = text(env, POD_NAME);
     podNamespace = text(env, POD_NAMESPACE);
@@ -249,6 +278,10 @@ public final class WarmGateConfig {
   /** {@value #KEY_SPACE_VERSION}, or empty. */
   public Optional<String> keySpaceVersion() { return Optional.ofNullable(keySpaceVersion); }
   /** {@value #POD_NAME}, or empty. */
+  /** {@value #CHANGE_STREAM}. */
+  public Optional<String> changeStream() { return Optional.ofNullable(changeStream); }
+  /** {@value #CHANGE_STREAM_HEARTBEAT}. */
+  public Duration changeStreamHeartbeat() { return changeStreamHeartbeat; }
   public Optional<String> podName() { return Optional.ofNullable(podName); }
   /** {@value #POD_NAMESPACE}, or empty. */
   public Optional<String> podNamespace() { return Optional.ofNullable(podNamespace); }
@@ -265,6 +298,7 @@ public final class WarmGateConfig {
         + ", staleIfError=" + staleIfError + ", maxValueBytes=" + maxValueBytes
         + ", maxIdBytes=" + maxIdBytes
         + ", originBreakerWait=" + originBreakerWait + ", keySpaceVersion=" + keySpaceVersion
+        + ", changeStream=" + changeStream + ", changeStreamHeartbeat=" + changeStreamHeartbeat
         + ", podName=" + podName + ", podNamespace=" + podNamespace
         + ", podTemplateHash=" + podTemplateHash + "}";
   }

@@ -44,6 +44,8 @@ class WarmGateConfigTest {
     assertThat(c.maxIdBytes()).isEqualTo(512);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.keySpaceVersion()).as("unset: the type's own key space").isEmpty();
+    assertThat(c.changeStream()).as("unset: no change stream watcher").isEmpty();
+    assertThat(c.changeStreamHeartbeat()).isEqualTo(Duration.ofSeconds(1));
     assertThat(c.podName()).isEmpty();
   }
 
@@ -69,6 +71,8 @@ class WarmGateConfigTest {
         "WARMGATE_MAX_ID_BYTES", "65536",
         "WARMGATE_ORIGIN_BREAKER_WAIT", "1m30s",
         "WARMGATE_KEY_SPACE_VERSION", "2026-03-cents",
+        "WARMGATE_CHANGE_STREAM", "DealChanges",
+        "WARMGATE_CHANGE_STREAM_HEARTBEAT", "250ms",
         "WARMGATE_POD_NAME", "deal-service-abc",
         "WARMGATE_POD_NAMESPACE", "ads",
         "WARMGATE_POD_TEMPLATE_HASH", "6d5f7c"));
@@ -90,6 +94,8 @@ class WarmGateConfigTest {
     assertThat(c.maxIdBytes()).isEqualTo(65_536);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(90));
     assertThat(c.keySpaceVersion()).contains("2026-03-cents");
+    assertThat(c.changeStream()).contains("DealChanges");
+    assertThat(c.changeStreamHeartbeat()).isEqualTo(Duration.ofMillis(250));
     assertThat(c.podName()).contains("deal-service-abc");
     assertThat(c.podNamespace()).contains("ads");
     assertThat(c.podTemplateHash()).contains("6d5f7c");
@@ -127,12 +133,23 @@ class WarmGateConfigTest {
       "WARMGATE_MAX_ID_BYTES,65537,'a whole number of bytes from 1 to 65536, such as 512'",
       "WARMGATE_MAX_ID_BYTES,1KiB,'a whole number of bytes from 1 to 65536, such as 512'",
       "WARMGATE_VALKEY_TLS,yes,'true or false'",
+      "WARMGATE_CHANGE_STREAM_HEARTBEAT,50ms,'a duration from 100ms to 5m (the range Spanner takes), such as 1s'",
+      "WARMGATE_CHANGE_STREAM_HEARTBEAT,6m,'a duration from 100ms to 5m (the range Spanner takes), such as 1s'",
       "WARMGATE_VALKEY_ADDRESSES,valkey,'comma-separated host:port pairs'"})
   void badValueIsRefusedNamingVariableValueAndExpectedForm(String variable, String value,
       String expected) {
     assertThatThrownBy(() -> WarmGateConfig.from(env(variable, value)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(variable + "='" + value + "' is invalid: expected " + expected);
+  }
+
+  @Test
+  void changeStreamThatIsNotASpannerNameIsRefusedNamingTheVariable() {
+    assertThatThrownBy(() -> WarmGateConfig.from(env("WARMGATE_CHANGE_STREAM", "deal-changes")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("WARMGATE_CHANGE_STREAM='deal-changes' is invalid: expected a letter, then up "
+            + "to 127 letters, digits or '_', as in CREATE CHANGE STREAM <name> (or unset it to "
+            + "run without a change stream watcher)");
   }
 
   @Test

@@ -34,6 +34,9 @@ public final class AgentVariables {
   public static final String MAX_VALUE_BYTES = "WARMGATE_MAX_VALUE_BYTES";
   public static final String MAX_ID_BYTES = "WARMGATE_MAX_ID_BYTES";
 
+  public static final String CHANGE_STREAM = "WARMGATE_CHANGE_STREAM";
+  public static final String CHANGE_STREAM_HEARTBEAT = "WARMGATE_CHANGE_STREAM_HEARTBEAT";
+
   public static final String POD_NAME = "WARMGATE_POD_NAME";
   public static final String POD_NAMESPACE = "WARMGATE_POD_NAMESPACE";
   public static final String POD_TEMPLATE_HASH = "WARMGATE_POD_TEMPLATE_HASH";

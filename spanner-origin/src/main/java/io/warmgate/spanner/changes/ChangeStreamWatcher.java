@@ -11,9 +11,11 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.warmgate.agent.TieredCache;
+import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.contract.ChangeStreamNames;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -28,7 +30,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,6 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ChangeStreamWatcher.class);
   static final int LOCK_SECONDS = 10;
   static final int RENEW_SECONDS = 3;
-  private static final Pattern STREAM_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,127}");
   /** KEYS = lock; ARGV = token, ttl ms. Renews the lock if this reader still holds it. */
   private static final String RENEW = """
       if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -109,9 +109,9 @@ public final class ChangeStreamWatcher implements AutoCloseable {
    */
   public static Builder builder(DatabaseClient database, String stream) {
     Objects.requireNonNull(database, "database");
-    if (stream == null || !STREAM_NAME.matcher(stream).matches()) {
-      throw new IllegalArgumentException("change stream name '" + stream + "' is invalid: a "
-          + "letter, then up to 127 letters, digits or '_', as in CREATE CHANGE STREAM <name>");
+    if (!ChangeStreamNames.isValid(stream)) {
+      throw new IllegalArgumentException("change stream name '" + stream + "' is invalid: "
+          + ChangeStreamNames.RULE);
     }
     return new Builder(database, stream);
   }
@@ -377,6 +377,21 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     public Builder mapTable(String table, ChangeMapper mapper) {
       tables.put(Objects.requireNonNull(table, "table"), Objects.requireNonNull(mapper, "mapper"));
       return this;
+    }
+
+    /**
+     * Takes the Valkey endpoint, pod name and heartbeat from the agent's settings, as the
+     * operator injects them; the stream name is {@link WarmGateConfig#changeStream()}.
+     *
+     * @throws IllegalArgumentException if {@code config} names no Valkey address
+     */
+    public Builder config(WarmGateConfig config) {
+      Objects.requireNonNull(config, "config");
+      valkey(config.valkeyEndpoint().orElseThrow(() -> new IllegalArgumentException(
+          WarmGateConfig.VALKEY_ADDRESSES + " is not set: the change stream watcher keeps its "
+              + "lock and watermark in the cache's Valkey")));
+      config.podName().ifPresent(this::podName);
+      return heartbeat(config.changeStreamHeartbeat());
     }
 
     /** Sets the pod name, written as the lock's owner (default: a random id). */
