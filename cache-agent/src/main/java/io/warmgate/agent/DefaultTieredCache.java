@@ -478,6 +478,9 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   private void loadFromOrigin(List<String> ids, Map<String, CompletableFuture<V>> batch,
       Map<String, Stale<V>> stale) {
     Map<String, V> loaded;
+    // Values count as read when the read began: a value read before a change can be told apart
+    // from one read after its invalidation (see Invalidator#invalidateReadBefore).
+    long fetchedAt = clock.millis();
     try {
       loaded = callOrigin(ids);
     } catch (Throwable error) {
@@ -498,7 +501,6 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       }
       return;
     }
-    long fetchedAt = clock.millis();
     for (String id : ids) {
       V value = loaded.get(id);
       l1.put(id, value, fetchedAt);
@@ -703,6 +705,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       return 0;
     }
     Map<String, V> loaded;
+    long fetchedAt = clock.millis();
     try {
       loaded = callOrigin(ids);
     } catch (Throwable e) {
@@ -714,7 +717,6 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       handOver(mine, ids, failure);
       throw failure;
     }
-    long fetchedAt = clock.millis();
     List<CompletableFuture<Boolean>> writes = new ArrayList<>(ids.size());
     for (String id : ids) {
       V value = loaded.get(id);
@@ -788,8 +790,8 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
 
   /** Refresh-ahead's origin call: fills both tiers, never serves a caller. */
   private void refreshLoaded(List<String> ids) throws Exception {
-    Map<String, V> loaded = callOrigin(ids);
     long fetchedAt = clock.millis();
+    Map<String, V> loaded = callOrigin(ids);
     for (String id : ids) {
       V value = loaded.get(id);
       l1.put(id, value, fetchedAt);

@@ -235,8 +235,9 @@ public final class FleetServices implements AutoCloseable {
 
   /**
    * Invalidates {@code ids} in every live key space of the cache and tells every pod through the
-   * invalidation stream ({@link Invalidator}), then schedules the same once more after the lock
-   * TTL, when a load that read the origin before the change has ended.
+   * invalidation stream ({@link Invalidator}), then, one lock TTL later, when a load that read
+   * the origin before the change has ended, deletes again what such a load wrote back
+   * ({@link Invalidator#invalidateReadBefore}).
    *
    * @throws IllegalStateException if Valkey is not connected yet or did not complete it: call
    *     again
@@ -253,11 +254,12 @@ public final class FleetServices implements AutoCloseable {
       throw new IllegalStateException("cache '" + cache.name() + "': not connected to Valkey ("
           + settings.valkey + ") yet, so other pods cannot be told: call invalidate again");
     }
+    long firstPass = settings.clock.millis();
     current.invalidate(ids);
     List<String> again = List.copyOf(ids);
     scheduleSafely(() -> {
       try {
-        current.invalidate(again);
+        current.invalidateReadBefore(again, firstPass);
       } catch (RuntimeException e) {
         log.warn("cache '{}': second pass of an invalidation of {} ids failed: {}", cache.name(),
             again.size(), e.toString());

@@ -1,6 +1,7 @@
 package io.warmgate.agent.invalidate;
 
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.agent.registry.AgentInfo;
@@ -26,11 +27,30 @@ import java.util.concurrent.TimeoutException;
  * find the old value in L2.
  *
  * <p>A load that read the origin before the change and writes after the deletion would put the
- * old value back. The caller runs the invalidation a second time once such a load must have
- * ended ({@code FleetServices} does, one lock TTL later: loads hold a lease or lock that long at
- * most), which bounds that race.
+ * old value back. The caller runs {@link #invalidateReadBefore} once such a load must have ended
+ * ({@code FleetServices} does, one lock TTL later: loads hold a lease or lock that long at most).
+ * It deletes only values whose origin read began before the first pass, so the value a pod read
+ * again after the invalidation stays, and a changed id costs the origin one read, not two.
  */
 public final class Invalidator {
+
+  /**
+   * KEYS = a value key; ARGV = epoch millis. Deletes the value if its origin read began before
+   * ARGV[1] ({@link io.warmgate.agent.l2.Envelope}: the time is the 8 bytes after the schema hash),
+   * or if it is not an envelope this version reads. 1 if deleted.
+   */
+  private static final String DELETE_READ_BEFORE = """
+      local v = redis.call('GET', KEYS[1])
+      if not v then return 0 end
+      local n = string.len(v) >= 5 and string.byte(v, 5) or 0
+      if string.sub(v, 1, 3) == 'wg\1' and string.len(v) >= 13 + n then
+        local t = 0
+        for i = 6 + n, 13 + n do t = t * 256 + string.byte(v, i) end
+        if t >= tonumber(ARGV[1]) then return 0 end
+      end
+      redis.call('UNLINK', KEYS[1])
+      return 1
+      """;
 
   private final ValkeyConnection<String> valkey;
   private final KeySpace keys;
@@ -80,6 +100,45 @@ public final class Invalidator {
     return hashes;
   }
 
+  /**
+   * The second pass of an invalidation whose first pass began at {@code firstPassMillis} (this
+   * pod's clock, as the values' read times are): deletes, in every live key space, the values of
+   * {@code ids} whose origin read began before then, the old value a slow load wrote back, and
+   * tells every pod to drop those ids.
+   *
+   * @return the ids whose value was deleted again
+   * @throws IllegalStateException if Valkey did not complete it within the timeout
+   */
+  public Set<String> invalidateReadBefore(Collection<String> ids, long firstPassMillis) {
+    List<String> distinct = List.copyOf(new LinkedHashSet<>(ids));
+    if (distinct.isEmpty()) {
+      return Set.of();
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<String> checked = new ArrayList<>();
+    List<RedisFuture<Long>> deletions = new ArrayList<>();
+    String since = Long.toString(firstPassMillis);
+    for (String hash : liveSchemaHashes()) {
+      KeySpace space = keys.withSchemaHash(hash);
+      for (String id : distinct) {
+        checked.add(id);
+        deletions.add(valkey.async().eval(DELETE_READ_BEFORE, ScriptOutputType.INTEGER,
+            new String[] {space.valueKey(id)}, since));
+      }
+    }
+    Set<String> deleted = new LinkedHashSet<>();
+    for (int i = 0; i < deletions.size(); i++) {
+      Long n = await(deletions.get(i), deadline);
+      if (n != null && n > 0) {
+        deleted.add(checked.get(i));
+      }
+    }
+    if (!deleted.isEmpty()) {
+      log.append(valkey.sync(), List.copyOf(deleted), clock.millis());
+    }
+    return deleted;
+  }
+
   /** The schema hashes of the live agents of the cache, and this agent's own. */
   Set<String> liveSchemaHashes() {
     Set<String> hashes = new TreeSet<>();
@@ -99,9 +158,9 @@ public final class Invalidator {
     return hashes;
   }
 
-  private void await(RedisFuture<Long> deletion, long deadlineNanos) {
+  private Long await(RedisFuture<Long> deletion, long deadlineNanos) {
     try {
-      deletion.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      return deletion.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while invalidating in cache '"

@@ -15,7 +15,7 @@ import java.util.Objects;
  *   3  1 byte   flags: bit 0 = found (payload follows)
  *   4  1 byte   n = length of the schema hash
  *   5  n bytes  schema hash, ASCII
- *   5+n 8 bytes origin fetch time, epoch milliseconds
+ *   5+n 8 bytes origin fetch time (when the read began), epoch milliseconds
  *   13+n ...    payload (found only; empty when not found)
  * </pre>
  * The header is 13 bytes plus the hash (25 bytes for a 12-char hash).
