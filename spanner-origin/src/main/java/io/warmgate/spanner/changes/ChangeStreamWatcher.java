@@ -25,11 +25,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +81,9 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   private final String token;
   private final ClientResources resources = DefaultClientResources.builder().ioThreadPoolSize(1)
       .computationThreadPoolSize(1).build();
-  private final ValkeyConnection<String> valkey;
+  private final ValkeyEndpoint endpoint;
+  /** The Valkey connection, opened in the background and again after a failed attempt. */
+  private volatile CompletableFuture<ValkeyConnection<String>> connecting;
   private final ScheduledExecutorService timer;
   private final ExecutorService readers;
   /** Progress of each partition being read: token (or "" for the first query) → timestamp. */
@@ -94,8 +99,8 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     this.stateKey = keys.controlKey("changes:" + b.stream);
     this.lockKey = stateKey + ":lock";
     this.token = b.podName + "/" + UUID.randomUUID();
-    this.valkey = ValkeyConnection.open(b.valkey.withReadFrom(ValkeyEndpoint.ReadFrom.PRIMARY),
-        StringCodec.UTF8, resources, Duration.ofSeconds(2)).join();
+    this.endpoint = b.valkey.withReadFrom(ValkeyEndpoint.ReadFrom.PRIMARY);
+    this.connecting = open();
     this.timer = Executors.newSingleThreadScheduledExecutor(daemon("warmgate-changes-lock"));
     this.readers = Executors.newCachedThreadPool(daemon("warmgate-changes-reader"));
     timer.scheduleWithFixedDelay(this::lead, 0, RENEW_SECONDS, TimeUnit.SECONDS);
@@ -121,7 +126,39 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     return leading;
   }
 
+  private CompletableFuture<ValkeyConnection<String>> open() {
+    return ValkeyConnection.open(endpoint, StringCodec.UTF8, resources,
+        ValkeyConnection.CONNECT_TIMEOUT);
+  }
+
+  /**
+   * The Valkey connection, waiting for an attempt under way; null while Valkey cannot be reached
+   * (a new attempt is then started). Lettuce reconnects an opened connection by itself.
+   */
+  private ValkeyConnection<String> connection() {
+    CompletableFuture<ValkeyConnection<String>> attempt = connecting;
+    try {
+      return attempt.get(ValkeyConnection.CONNECT_TIMEOUT.toMillis() + 500, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return null;
+    } catch (ExecutionException e) {
+      log.warn("change stream {}: cannot reach Valkey at {}, trying again: {}", settings.stream,
+          endpoint, e.getCause().toString());
+      if (!closed) {
+        connecting = open();
+      }
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
   private void lead() {
+    ValkeyConnection<String> valkey = connection();
+    if (valkey == null) {
+      return;
+    }
     try {
       if (leading) {
         Long renewed = valkey.sync().eval(RENEW, ScriptOutputType.INTEGER, new String[] {lockKey},
@@ -132,15 +169,15 @@ public final class ChangeStreamWatcher implements AutoCloseable {
         }
       } else if ("OK".equals(valkey.sync().set(lockKey, token,
           SetArgs.Builder.nx().px(LOCK_SECONDS * 1000L)))) {
-        startReading();
+        startReading(valkey);
       }
     } catch (RuntimeException e) {
       log.warn("change stream {}: reader lock: {}", settings.stream, e.toString());
     }
   }
 
-  private void startReading() {
-    Timestamp from = watermark();
+  private void startReading(ValkeyConnection<String> valkey) {
+    Timestamp from = watermark(valkey);
     if (from == null) {
       from = Timestamp.now();
     }
@@ -275,13 +312,16 @@ public final class ChangeStreamWatcher implements AutoCloseable {
       fields.put("lagMs", Long.toString(Math.max(0, now - mark.toSqlTimestamp().getTime())));
       fields.put("owner", token);
       fields.put("updatedAt", Long.toString(now));
-      valkey.sync().hset(stateKey, fields);
+      ValkeyConnection<String> valkey = connection();
+      if (valkey != null) {
+        valkey.sync().hset(stateKey, fields);
+      }
     } catch (RuntimeException e) {
       log.warn("change stream {}: cannot save the watermark: {}", settings.stream, e.toString());
     }
   }
 
-  private Timestamp watermark() {
+  private Timestamp watermark(ValkeyConnection<String> valkey) {
     String saved = valkey.sync().hget(stateKey, "watermark");
     if (saved == null) {
       return null;
@@ -315,14 +355,19 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    if (wasLeading) {
+    ValkeyConnection<String> valkey = connecting.getNow(null);
+    if (wasLeading && valkey != null) {
       try {
         valkey.sync().eval(RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, token);
       } catch (RuntimeException e) {
         log.warn("change stream {}: cannot release the reader lock: {}", settings.stream, e.toString());
       }
     }
-    valkey.close();
+    connecting.whenComplete((c, error) -> {
+      if (c != null) {
+        c.close();
+      }
+    });
     resources.shutdown(0, 2, TimeUnit.SECONDS);
   }
 
@@ -415,7 +460,8 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     }
 
     /**
-     * Starts the watcher: it connects to Valkey and competes for the reader lock.
+     * Starts the watcher: it connects to Valkey in the background (again and again while Valkey
+     * cannot be reached, so an application starts without it) and competes for the reader lock.
      *
      * @throws IllegalStateException if the cache, Valkey or every table mapping is missing
      */

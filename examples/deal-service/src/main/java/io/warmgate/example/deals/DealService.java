@@ -14,8 +14,10 @@ import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.example.deal.Deal;
+import io.warmgate.example.deal.DealChanges;
 import io.warmgate.example.deal.DealOrigin;
 import io.warmgate.spanner.SpannerOrigin;
+import io.warmgate.spanner.changes.ChangeStreamWatcher;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -33,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * The sample app: serves {@code GET /deals/{id}} through the warmgate cache agent, reading Deals
  * from Cloud Spanner. Configured entirely by environment variables (see the module README):
  * the agent's {@code WARMGATE_*}, plus {@code PORT}, {@code PORT_FILE}, {@code DEAL_SCHEMA_VERSION}
- * and the {@code SPANNER_*} coordinates.
+ * and the {@code SPANNER_*} coordinates. With {@code WARMGATE_CHANGE_STREAM} set (a CachePolicy's
+ * {@code spec.changeStream}), it also runs a {@link ChangeStreamWatcher} over that stream with the
+ * {@link DealChanges} mapping, so a changed deal is served fresh within seconds.
  */
 public final class DealService implements AutoCloseable {
 
@@ -47,14 +51,16 @@ public final class DealService implements AutoCloseable {
 
   private final Spanner spanner;
   private final TieredCache<?> cache;
+  private final ChangeStreamWatcher watcher;
   private final HttpServer server;
   private final ExecutorService handlers;
   private final DealSchema schema;
 
-  private DealService(Spanner spanner, TieredCache<?> cache, HttpServer server,
-      ExecutorService handlers, DealSchema schema) {
+  private DealService(Spanner spanner, TieredCache<?> cache, ChangeStreamWatcher watcher,
+      HttpServer server, ExecutorService handlers, DealSchema schema) {
     this.spanner = spanner;
     this.cache = cache;
+    this.watcher = watcher;
     this.server = server;
     this.handlers = handlers;
     this.schema = schema;
@@ -77,6 +83,7 @@ public final class DealService implements AutoCloseable {
     HttpServer server = bind(port);
     Spanner spanner = null;
     TieredCache<?> cache = null;
+    ChangeStreamWatcher watcher = null;
     ExecutorService handlers = null;
     try {
       spanner = spannerOptions(env).getService();
@@ -87,12 +94,19 @@ public final class DealService implements AutoCloseable {
       DatabaseClient client = spanner.getDatabaseClient(db);
       PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       cache = buildCache(config, schema, DealOrigin.spanner(client), metrics);
+      if (config.changeStream().isPresent()) {
+        watcher = DealChanges.mapTables(
+            ChangeStreamWatcher.builder(client, config.changeStream().get()), client)
+            .cache(cache)
+            .config(config)
+            .start();
+      }
       ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
       handlers = Executors.newFixedThreadPool(32);
       server.setExecutor(handlers);
       server.createContext("/", new DealRoutes(cache, json, metrics, schema, config.podName().orElse("")));
       server.start();
-      DealService service = new DealService(spanner, cache, server, handlers, schema);
+      DealService service = new DealService(spanner, cache, watcher, server, handlers, schema);
       if (portFile != null) {
         writePort(portFile, service.port());
       }
@@ -103,6 +117,9 @@ public final class DealService implements AutoCloseable {
       server.stop(0);
       if (handlers != null) {
         handlers.shutdownNow();
+      }
+      if (watcher != null) {
+        watcher.close();
       }
       if (cache != null) {
         cache.close();
@@ -185,11 +202,14 @@ public final class DealService implements AutoCloseable {
     return schema;
   }
 
-  /** Stops serving, then closes the cache and the Spanner client. */
+  /** Stops serving, then closes the change stream watcher, the cache and the Spanner client. */
   @Override
   public void close() {
     server.stop(0);
     handlers.shutdownNow();
+    if (watcher != null) {
+      watcher.close();
+    }
     cache.close();
     spanner.close();
   }
