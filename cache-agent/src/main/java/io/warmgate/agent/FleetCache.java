@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  */
 final class FleetCache<V> implements TieredCache<V> {
 
-  private final TieredCache<V> delegate;
+  private final DefaultTieredCache<V> delegate;
   private final HotKeys hotKeys;
   private final Consumer<Collection<String>> invalidateFleet;
   private final Runnable beforeClose;
@@ -33,7 +33,7 @@ final class FleetCache<V> implements TieredCache<V> {
    * @param invalidateFleet invalidates ids in every live key space and pod (the fleet services')
    * @param beforeClose run once by the first {@link #close()}, before the delegate is closed
    */
-  FleetCache(TieredCache<V> delegate, HotKeys hotKeys, Consumer<Collection<String>> invalidateFleet,
+  FleetCache(DefaultTieredCache<V> delegate, HotKeys hotKeys, Consumer<Collection<String>> invalidateFleet,
       Runnable beforeClose) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.hotKeys = Objects.requireNonNull(hotKeys, "hotKeys");
@@ -85,17 +85,23 @@ final class FleetCache<V> implements TieredCache<V> {
 
   @Override
   public void invalidate(String id) {
-    delegate.invalidate(id);
-    invalidateFleet.accept(List.of(id));
+    invalidateAll(List.of(id));
   }
 
   /**
-   * This pod's L1 and key space first (which checks the ids), then every live key space and pod.
+   * Checks the ids, has the fleet delete them in every live key space (this pod's too, on the
+   * fleet services' own connection, which the L2 circuit breaker does not guard: an invalidation
+   * is not a lookup that may fall back to the origin) and tell every pod, then drops them from
+   * this pod's L1 at once, whether or not the fleet call succeeded.
    */
   @Override
   public void invalidateAll(Collection<String> ids) {
-    delegate.invalidateAll(ids);
-    invalidateFleet.accept(ids);
+    List<String> distinct = delegate.validIds(ids);
+    try {
+      invalidateFleet.accept(distinct);
+    } finally {
+      delegate.dropLocal(distinct);
+    }
   }
 
   @Override

@@ -277,11 +277,11 @@ public final class WarmGateConfig {
   public Duration originBreakerWait() { return originBreakerWait; }
   /** {@value #KEY_SPACE_VERSION}, or empty. */
   public Optional<String> keySpaceVersion() { return Optional.ofNullable(keySpaceVersion); }
-  /** {@value #POD_NAME}, or empty. */
-  /** {@value #CHANGE_STREAM}. */
+  /** {@value #CHANGE_STREAM}, or empty. */
   public Optional<String> changeStream() { return Optional.ofNullable(changeStream); }
   /** {@value #CHANGE_STREAM_HEARTBEAT}. */
   public Duration changeStreamHeartbeat() { return changeStreamHeartbeat; }
+  /** {@value #POD_NAME}, or empty. */
   public Optional<String> podName() { return Optional.ofNullable(podName); }
   /** {@value #POD_NAMESPACE}, or empty. */
   public Optional<String> podNamespace() { return Optional.ofNullable(podNamespace); }

@@ -19,7 +19,8 @@ class FleetCacheTest {
   private final List<String> events = new ArrayList<>();
 
   private TieredCache<String> sampler() {
-    TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals").build();
+    DefaultTieredCache<String> cache = (DefaultTieredCache<String>) WarmGate.newBuilder(
+        String.class, origin).cacheName("deals").build();
     return new FleetCache<>(cache, hot, ids -> events.add("fleet invalidated " + ids),
         () -> events.add("services stopped"));
   }
@@ -52,6 +53,34 @@ class FleetCacheTest {
       assertThatThrownBy(() -> cache.get(null)).isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> cache.getAll(null)).isInstanceOf(IllegalArgumentException.class);
       assertThat(Samples.drain(hot)).isEmpty();
+    }
+  }
+
+  @Test
+  void invalidationChecksTheIdsHandsThemToTheFleetOnceEachAndDropsThemFromL1() {
+    try (TieredCache<String> cache = sampler()) {
+      cache.get("a");
+      origin.put("a", "A2");
+      cache.invalidateAll(List.of("a", "a", "b"));
+      assertThat(events).containsExactly("fleet invalidated [a, b]");
+      assertThat(cache.get("a")).as("read again from the origin").isEqualTo("A2");
+      assertThatThrownBy(() -> cache.invalidateAll(List.of("c", ""))).isInstanceOf(
+          IllegalArgumentException.class);
+      assertThat(events).as("nothing handed on for a call with a bad id").hasSize(1);
+    }
+  }
+
+  @Test
+  void l1IsDroppedEvenWhenTheFleetCannotBeTold() {
+    DefaultTieredCache<String> inner = (DefaultTieredCache<String>) WarmGate.newBuilder(
+        String.class, origin).cacheName("deals").build();
+    try (TieredCache<String> cache = new FleetCache<>(inner, hot, ids -> {
+      throw new IllegalStateException("Valkey is down");
+    }, () -> { })) {
+      cache.get("a");
+      origin.put("a", "A2");
+      assertThatThrownBy(() -> cache.invalidate("a")).hasMessage("Valkey is down");
+      assertThat(cache.get("a")).isEqualTo("A2");
     }
   }
 

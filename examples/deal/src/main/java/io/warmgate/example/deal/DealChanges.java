@@ -37,7 +37,7 @@ public final class DealChanges {
   }
 
   /** The ids of the deals of {@code advertiserId}. */
-  static List<String> dealsOf(DatabaseClient database, String advertiserId) {
+  public static List<String> dealsOf(DatabaseClient database, String advertiserId) {
     List<String> ids = new ArrayList<>();
     try (ResultSet rows = database.singleUse().executeQuery(Statement.newBuilder(
         "SELECT DealId FROM Deals WHERE AdvertiserId = @advertiser")
