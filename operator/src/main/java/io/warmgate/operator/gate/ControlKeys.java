@@ -7,14 +7,14 @@ import java.util.Objects;
  * The Valkey key names of one cache, exactly as {@code docs/valkey-layout.md} defines them and
  * the agent's {@code KeySpace} builds them. The only place in the operator that builds keys.
  */
-final class ControlKeys {
+public final class ControlKeys {
 
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
   private final String cacheName;
   private final String tag;
 
-  ControlKeys(String cacheName) {
+  public ControlKeys(String cacheName) {
     this.cacheName = Objects.requireNonNull(cacheName, "cacheName");
     this.tag = "{wg:" + cacheName + "}";
   }
@@ -57,6 +57,14 @@ final class ControlKeys {
   /** {@code T:warm:<hash>:ids}, the ids the warm job loads. */
   String warmIds(String schemaHash) {
     return tag + ":warm:" + schemaHash + ":ids";
+  }
+
+  /**
+   * {@code T:changes:<stream>}, the change-stream reader's progress ({@code watermark},
+   * {@code lagMs}, {@code owner}, {@code updatedAt}); {@code stream} is used verbatim.
+   */
+  public String changes(String stream) {
+    return tag + ":changes:" + stream;
   }
 
   /** {@code wg:<cache>:<hash>:<escapedId>}, the value key of {@code id}. */

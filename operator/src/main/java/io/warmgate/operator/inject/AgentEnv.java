@@ -1,6 +1,8 @@
 package io.warmgate.operator.inject;
 
 import static io.warmgate.contract.AgentVariables.CACHE_NAME;
+import static io.warmgate.contract.AgentVariables.CHANGE_STREAM;
+import static io.warmgate.contract.AgentVariables.CHANGE_STREAM_HEARTBEAT;
 import static io.warmgate.contract.AgentVariables.KEY_SPACE_VERSION;
 import static io.warmgate.contract.AgentVariables.L1_MAX_SIZE;
 import static io.warmgate.contract.AgentVariables.L1_TTL;
@@ -27,6 +29,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.warmgate.operator.model.CaCertificateRef;
 import io.warmgate.operator.model.CachePolicySpec;
+import io.warmgate.operator.model.ChangeStreamSpec;
 import io.warmgate.operator.model.SecretKeyRef;
 import io.warmgate.operator.model.TlsVerify;
 import io.warmgate.operator.model.ValkeySpec;
@@ -39,8 +42,9 @@ import java.util.List;
  * {@link io.warmgate.contract.AgentVariables}, which the agent reads too.
  *
  * <p>The password and the TLS CA are {@code secretKeyRef}s, never values; pod identity comes from the downward
- * API. A spec field that is null (a policy stored under an older CRD) is left out, so the agent
- * applies its own default.
+ * API. The change stream's variables come only with {@code spec.changeStream}: their presence
+ * turns the application's watcher on. A spec field that is null (a policy stored under an older
+ * CRD) is left out, so the agent applies its own default.
  */
 public final class AgentEnv {
 
@@ -88,6 +92,11 @@ public final class AgentEnv {
     value(env, MAX_STALENESS, spec.getMaxStaleness());
     value(env, STALE_IF_ERROR, spec.getStaleIfError());
     value(env, KEY_SPACE_VERSION, spec.getKeySpaceVersion());
+    ChangeStreamSpec changes = spec.getChangeStream();
+    if (changes != null) {
+      value(env, CHANGE_STREAM, changes.getName());
+      value(env, CHANGE_STREAM_HEARTBEAT, changes.getHeartbeat());
+    }
     field(env, POD_NAME, "metadata.name");
     field(env, POD_NAMESPACE, "metadata.namespace");
     field(env, POD_TEMPLATE_HASH, "metadata.labels['" + POD_TEMPLATE_HASH_LABEL + "']");

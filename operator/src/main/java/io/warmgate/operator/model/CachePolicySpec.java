@@ -175,6 +175,16 @@ public class CachePolicySpec {
   @JsonPropertyDescription("How the agent's configuration is injected into the target's pods.")
   private InjectionSpec injection = new InjectionSpec();
 
+  @JsonPropertyDescription("Optional: a Spanner change stream over the origin's tables whose row "
+      + "changes invalidate the affected ids in every pod and key space within about a second, "
+      + "instead of after l1Ttl + l2Ttl. Setting it injects WARMGATE_CHANGE_STREAM and "
+      + "WARMGATE_CHANGE_STREAM_HEARTBEAT; the application runs a ChangeStreamWatcher "
+      + "(warmgate-spanner-origin, io.warmgate.spanner.changes) that maps each table's changes to "
+      + "cached ids (examples/deal DealChanges is the example), and one elected pod reads the "
+      + "stream. The operator reports the reader and its lag in status.changeStream and the "
+      + "ChangesFollowed condition. Unset: no watcher, values live until their TTLs.")
+  private ChangeStreamSpec changeStream;
+
   public TargetRef getTargetRef() {
     return targetRef;
   }
@@ -293,5 +303,13 @@ public class CachePolicySpec {
 
   public void setInjection(InjectionSpec injection) {
     this.injection = injection;
+  }
+
+  public ChangeStreamSpec getChangeStream() {
+    return changeStream;
+  }
+
+  public void setChangeStream(ChangeStreamSpec changeStream) {
+    this.changeStream = changeStream;
   }
 }

@@ -11,8 +11,10 @@ public class CachePolicyStatus {
   private Long observedGeneration;
 
   @JsonPropertyDescription("Ready (valid, target, Secret and Valkey found), L2Reachable (every "
-      + "Valkey address answers), Warmed (the canary's namespace met the warm-up criteria) and "
-      + "RolloutHeld (the gate holds the rollout).")
+      + "Valkey address answers), Warmed (the canary's namespace met the warm-up criteria), "
+      + "RolloutHeld (the gate holds the rollout), Conflict (an older policy gates the same "
+      + "Rollout) and, with spec.changeStream, ChangesFollowed (a pod reads the change stream and "
+      + "keeps up with it).")
   private List<Condition> conditions = new ArrayList<>();
 
   @JsonPropertyDescription("Live key spaces of the cache (one per schema hash: "
@@ -21,6 +23,10 @@ public class CachePolicyStatus {
 
   @JsonPropertyDescription("The rollout gate's view of the current canary.")
   private GateStatus gate;
+
+  @JsonPropertyDescription("With spec.changeStream: the change-stream reader's progress as the "
+      + "operator last read it from Valkey.")
+  private ChangeStreamStatus changeStream;
 
   public Long getObservedGeneration() {
     return observedGeneration;
@@ -52,5 +58,13 @@ public class CachePolicyStatus {
 
   public void setGate(GateStatus gate) {
     this.gate = gate;
+  }
+
+  public ChangeStreamStatus getChangeStream() {
+    return changeStream;
+  }
+
+  public void setChangeStream(ChangeStreamStatus changeStream) {
+    this.changeStream = changeStream;
   }
 }

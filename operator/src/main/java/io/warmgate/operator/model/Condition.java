@@ -16,7 +16,8 @@ public class Condition {
   public static final String FALSE = "False";
   public static final String UNKNOWN = "Unknown";
 
-  @JsonPropertyDescription("Type of the condition: Ready, L2Reachable, Warmed or RolloutHeld.")
+  @JsonPropertyDescription("Type of the condition: Ready, L2Reachable, Warmed, RolloutHeld, "
+      + "Conflict or ChangesFollowed.")
   private String type;
 
   @JsonPropertyDescription("True, False or Unknown.")

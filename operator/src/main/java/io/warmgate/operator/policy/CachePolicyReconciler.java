@@ -18,6 +18,7 @@ import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.warmgate.operator.changes.ChangeStreamProgress;
 import io.warmgate.operator.gate.DeletedPolicyRule;
 import io.warmgate.operator.gate.GateStep;
 import io.warmgate.operator.gate.RolloutGate;
@@ -26,6 +27,7 @@ import io.warmgate.operator.model.CaCertificateRef;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
+import io.warmgate.operator.model.ChangeStreamSpec;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.SecretKeyRef;
@@ -66,6 +68,10 @@ import org.slf4j.LoggerFactory;
  * <p>For a Rollout target it also runs the {@link RolloutGate}, which holds the canary at its
  * gate step until the canary's namespace is warm and reports {@code Warmed}, {@code RolloutHeld},
  * {@code status.gate} and {@code status.namespaces}.
+ *
+ * <p>With {@code spec.changeStream} it reads the change-stream reader's progress from the same
+ * Valkey connection and reports it as {@code status.changeStream} and {@code ChangesFollowed}
+ * ({@link ChangeStreamProgress}), on every pass, so as often as Valkey is probed.
  *
  * <p>Reconciles again on every spec change, on changes of the referenced Secret or target, and
  * every recheck interval to follow Valkey; every {@link #GATE_INTERVAL} while a canary is in
@@ -194,6 +200,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         ready.message());
     // The gate still runs: a Rollout paused at its gate step has no one else to release it.
     boolean gateActive = runGate(policy, status, generation, context, transitions);
+    followChanges(policy, status, generation, transitions);
     status.setObservedGeneration(generation);
     keepFinalizer(policy, context, Conditions.isTrue(status, Conditions.ROLLOUT_HELD));
 
@@ -286,6 +293,45 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
           outcome.held().reason(), outcome.held().message());
     }
     return outcome.active();
+  }
+
+  /**
+   * Reports the change-stream reader's progress when {@code spec.changeStream} is set, read through
+   * the connection the probe opened; removes {@code status.changeStream} and
+   * {@code ChangesFollowed} when it is not.
+   */
+  private void followChanges(CachePolicy policy, CachePolicyStatus status, long generation,
+      List<Conditions.Transition> transitions) {
+    CachePolicySpec spec = policy.getSpec();
+    ChangeStreamSpec changes = spec == null ? null : spec.getChangeStream();
+    if (changes == null) {
+      status.setChangeStream(null);
+      Conditions.remove(status, Conditions.CHANGES_FOLLOWED);
+      return;
+    }
+    ChangeStreamProgress.Outcome outcome;
+    if (!SpecChecks.problems(spec).isEmpty()) {
+      outcome = ChangeStreamProgress.notChecked(changes, status.getChangeStream(),
+          "the spec is invalid");
+    } else if (!Conditions.isTrue(status, Conditions.L2_REACHABLE)) {
+      outcome = ChangeStreamProgress.notChecked(changes, status.getChangeStream(),
+          Conditions.find(status, Conditions.L2_REACHABLE).map(Condition::getMessage)
+              .orElse("Valkey was not checked"));
+    } else {
+      try {
+        outcome = ChangeStreamProgress.read(
+            valkey.commands(ResourceID.fromResource(policy).toString()).sync(),
+            spec.getCacheName(), changes, clock.instant());
+      } catch (RuntimeException e) {
+        log.debug("CachePolicy {}/{}: reading the change stream's progress failed",
+            policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
+        outcome = ChangeStreamProgress.notChecked(changes, status.getChangeStream(),
+            e.getMessage());
+      }
+    }
+    status.setChangeStream(outcome.status());
+    set(transitions, status, generation, Conditions.CHANGES_FOLLOWED, outcome.condition(),
+        outcome.reason(), outcome.message());
   }
 
   /**

@@ -1,8 +1,10 @@
 package io.warmgate.operator.policy;
 
+import io.warmgate.contract.ChangeStreamNames;
 import io.warmgate.contract.Durations;
 import io.warmgate.contract.KeySpaceVersions;
 import io.warmgate.operator.model.CachePolicySpec;
+import io.warmgate.operator.model.ChangeStreamSpec;
 import io.warmgate.operator.model.TlsVerify;
 import io.warmgate.operator.model.ValkeyMode;
 import io.warmgate.operator.model.ValkeyReadFrom;
@@ -72,6 +74,7 @@ final class SpecChecks {
     }
     checkValkey(problems, spec.getValkey());
     checkWarmup(problems, spec.getWarmup());
+    checkChangeStream(problems, spec.getChangeStream());
     return problems;
   }
 
@@ -201,6 +204,27 @@ final class SpecChecks {
     duration(problems, "spec.warmup.maxWait", warmup.getMaxWait(), true);
     if (warmup.getHitRatioWindow() != null) {
       duration(problems, "spec.warmup.hitRatioWindow", warmup.getHitRatioWindow(), true);
+    }
+  }
+
+  private static void checkChangeStream(List<String> problems, ChangeStreamSpec changes) {
+    if (changes == null) {
+      return;
+    }
+    if (!ChangeStreamNames.isValid(changes.getName())) {
+      problems.add("spec.changeStream.name '" + changes.getName() + "' is invalid: use "
+          + ChangeStreamNames.RULE + ", or remove spec.changeStream");
+    }
+    if (changes.getHeartbeat() != null) {
+      Optional<Duration> heartbeat = duration(problems, "spec.changeStream.heartbeat",
+          changes.getHeartbeat(), true);
+      if (heartbeat.isPresent()
+          && (heartbeat.get().compareTo(Durations.parse(ChangeStreamSpec.MIN_HEARTBEAT)) < 0
+          || heartbeat.get().compareTo(Durations.parse(ChangeStreamSpec.MAX_HEARTBEAT)) > 0)) {
+        problems.add("spec.changeStream.heartbeat (" + changes.getHeartbeat() + ") must be from "
+            + ChangeStreamSpec.MIN_HEARTBEAT + " to " + ChangeStreamSpec.MAX_HEARTBEAT
+            + " (the range Spanner takes), such as 1s");
+      }
     }
   }
 

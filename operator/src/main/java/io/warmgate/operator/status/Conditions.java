@@ -30,6 +30,11 @@ public final class Conditions {
    * gate then does not act.
    */
   public static final String CONFLICT = "Conflict";
+  /**
+   * Policies with {@code spec.changeStream} only: True when a pod reads the change stream and keeps
+   * up with it; absent without the section.
+   */
+  public static final String CHANGES_FOLLOWED = "ChangesFollowed";
 
   private final Clock clock;
 
@@ -92,6 +97,12 @@ public final class Conditions {
       return Optional.empty();
     }
     return status.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  /** Removes the condition of this type; returns whether there was one. */
+  public static boolean remove(CachePolicyStatus status, String type) {
+    return status != null && status.getConditions() != null
+        && status.getConditions().removeIf(c -> type.equals(c.getType()));
   }
 
   /** Whether the condition of this type is present with status True. */

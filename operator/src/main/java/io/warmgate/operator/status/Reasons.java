@@ -41,7 +41,10 @@ public final class Reasons {
   public static final String TIMEOUT = "Timeout";
   /** Valkey failed in a way none of the other reasons describe; the message has the detail. */
   public static final String CONNECTION_FAILED = "ConnectionFailed";
-  /** L2Reachable=Unknown: Valkey was not probed because an earlier check failed. */
+  /**
+   * L2Reachable=Unknown: Valkey was not probed because an earlier check failed;
+   * ChangesFollowed=Unknown: the reader's progress could not be read from Valkey.
+   */
   public static final String NOT_CHECKED = "NotChecked";
   /** The reconciler itself failed; the message has the error. */
   public static final String RECONCILE_FAILED = "ReconcileFailed";
@@ -57,6 +60,13 @@ public final class Reasons {
   public static final String GATED_BY_ANOTHER_POLICY = "GatedByAnotherPolicy";
   /** Conflict=False: no other CachePolicy targets the Rollout. */
   public static final String SOLE_POLICY = "SolePolicy";
+
+  /** ChangesFollowed=True: a reader saved its progress recently and its lag is within bounds. */
+  public static final String FOLLOWING = "Following";
+  /** ChangesFollowed=False: no reader saved its progress, or none did recently. */
+  public static final String NO_READER = "NoReader";
+  /** ChangesFollowed=False: a reader runs, but its watermark trails by more than the bound. */
+  public static final String LAGGING = "Lagging";
 
   private Reasons() {}
 }

@@ -19,6 +19,14 @@ class ControlKeysTest {
     assertThat(keys.statsBucket("ab12", 1700000000L)).isEqualTo("{wg:deals}:stats:ab12:1700000000");
     assertThat(keys.warmJob("ab12")).isEqualTo("{wg:deals}:warm:ab12");
     assertThat(keys.warmIds("ab12")).isEqualTo("{wg:deals}:warm:ab12:ids");
+    assertThat(keys.changes("DealChanges")).isEqualTo("{wg:deals}:changes:DealChanges");
+  }
+
+  /** The key the agent's change-stream watcher saves its progress under. */
+  @Test
+  void changeStreamKeyIsTheWatchersKey() {
+    assertThat(keys.changes("DealChanges")).isEqualTo(
+        new io.warmgate.agent.l2.KeySpace("deals", "ab12").controlKey("changes:DealChanges"));
   }
 
   @Test

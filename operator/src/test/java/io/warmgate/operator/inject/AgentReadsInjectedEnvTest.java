@@ -8,6 +8,7 @@ import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.contract.AgentVariables;
 import io.warmgate.contract.Durations;
 import io.warmgate.operator.model.CachePolicySpec;
+import io.warmgate.operator.model.ChangeStreamSpec;
 import io.warmgate.operator.model.ValkeyReadFrom;
 import java.util.HashMap;
 import java.util.List;
@@ -57,8 +58,28 @@ class AgentReadsInjectedEnvTest {
     assertThat(agent.l2Timeout()).isEqualTo(Durations.parse("1.5ms"));
     assertThat(agent.maxStaleness()).isEqualTo(Durations.parse(spec.getMaxStaleness()));
     assertThat(agent.staleIfError()).isZero();
+    assertThat(agent.changeStream()).contains(spec.getChangeStream().getName());
+    assertThat(agent.changeStreamHeartbeat())
+        .isEqualTo(Durations.parse(spec.getChangeStream().getHeartbeat()));
     assertThat(agent.podName()).contains("from-" + AgentVariables.POD_NAME);
     assertThat(agent.podNamespace()).contains("from-" + AgentVariables.POD_NAMESPACE);
     assertThat(agent.podTemplateHash()).contains("from-" + AgentVariables.POD_TEMPLATE_HASH);
+  }
+
+  /** The CRD's heartbeat range (its CEL rule) is the range the agent accepts, bounds included. */
+  @Test
+  void theAgentAcceptsTheHeartbeatBoundsTheCrdAdmits() {
+    for (String heartbeat : List.of(ChangeStreamSpec.MIN_HEARTBEAT, ChangeStreamSpec.MAX_HEARTBEAT,
+        new ChangeStreamSpec().getHeartbeat())) {
+      CachePolicySpec spec = PodInjectorTest.policy(List.of()).getSpec();
+      spec.getValkey().setTlsCaSecretRef(null);
+      spec.setChangeStream(new ChangeStreamSpec("DealChanges", heartbeat));
+      Map<String, String> env = new HashMap<>();
+      AgentEnv.of(spec).forEach(v -> env.put(v.getName(),
+          v.getValue() != null ? v.getValue() : "from-" + v.getName()));
+
+      assertThat(WarmGateConfig.from(env).changeStreamHeartbeat()).as(heartbeat)
+          .isEqualTo(Durations.parse(heartbeat));
+    }
   }
 }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.warmgate.contract.AgentVariables;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
+import io.warmgate.operator.model.ChangeStreamSpec;
 import io.warmgate.operator.model.SecretKeyRef;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
@@ -38,6 +39,7 @@ class PodInjectorTest {
         "ca.crt"));
     spec.setValkey(valkey);
     spec.getInjection().setContainers(containers);
+    spec.setChangeStream(new ChangeStreamSpec("DealChanges", "500ms"));
     policy.setSpec(spec);
     return policy;
   }
@@ -89,6 +91,8 @@ class PodInjectorTest {
         value("WARMGATE_MAX_STALENESS", "5m"),
         value("WARMGATE_STALE_IF_ERROR", "5m"),
         value("WARMGATE_KEY_SPACE_VERSION", "2026-03-cents"),
+        value("WARMGATE_CHANGE_STREAM", "DealChanges"),
+        value("WARMGATE_CHANGE_STREAM_HEARTBEAT", "500ms"),
         field("WARMGATE_POD_NAME", "metadata.name"),
         field("WARMGATE_POD_NAMESPACE", "metadata.namespace"),
         field("WARMGATE_POD_TEMPLATE_HASH", "metadata.labels['rollouts-pod-template-hash']"));
@@ -108,6 +112,27 @@ class PodInjectorTest {
     assertThat(AgentEnv.of(policy.getSpec())).extracting(EnvVar::getName)
         .doesNotContain(AgentVariables.KEY_SPACE_VERSION)
         .hasSize(expectedAgentEnv().size() - 1);
+  }
+
+  @Test
+  void withoutChangeStreamNoneIsInjected() {
+    CachePolicy policy = policy(List.of());
+    policy.getSpec().setChangeStream(null);
+
+    assertThat(AgentEnv.of(policy.getSpec())).extracting(EnvVar::getName)
+        .doesNotContain(AgentVariables.CHANGE_STREAM, AgentVariables.CHANGE_STREAM_HEARTBEAT)
+        .hasSize(expectedAgentEnv().size() - 2);
+  }
+
+  @Test
+  void changeStreamWithTheDefaultHeartbeatInjectsItToo() {
+    CachePolicy policy = policy(List.of());
+    policy.getSpec().setChangeStream(new ChangeStreamSpec());
+    policy.getSpec().getChangeStream().setName("ProductChanges");
+
+    assertThat(AgentEnv.of(policy.getSpec())).contains(
+        value(AgentVariables.CHANGE_STREAM, "ProductChanges"),
+        value(AgentVariables.CHANGE_STREAM_HEARTBEAT, "1s"));
   }
 
   @Test

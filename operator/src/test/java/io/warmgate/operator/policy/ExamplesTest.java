@@ -55,5 +55,7 @@ class ExamplesTest {
     assertThat(policy.getSpec().getWarmup().getMinHitRatio()).isEqualTo(90);
     assertThat(policy.getSpec().getInjection().getContainers()).containsExactly("app");
     assertThat(policy.getSpec().getKeySpaceVersion()).isEqualTo("2");
+    assertThat(policy.getSpec().getChangeStream().getName()).isEqualTo("DealChanges");
+    assertThat(policy.getSpec().getChangeStream().getHeartbeat()).isEqualTo("1s");
   }
 }

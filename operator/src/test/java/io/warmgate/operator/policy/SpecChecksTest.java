@@ -3,6 +3,7 @@ package io.warmgate.operator.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.warmgate.operator.model.CachePolicySpec;
+import io.warmgate.operator.model.ChangeStreamSpec;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.ValkeySpec;
@@ -40,9 +41,26 @@ class SpecChecksTest {
     assertThat(SpecChecks.problems(spec)).isEmpty();
   }
 
+  @Test
+  void aChangeStreamWithTheHeartbeatBoundsIsValid() {
+    CachePolicySpec spec = minimal();
+    spec.setChangeStream(new ChangeStreamSpec("Deal_Changes2", ChangeStreamSpec.MIN_HEARTBEAT));
+    assertThat(SpecChecks.problems(spec)).isEmpty();
+    spec.getChangeStream().setHeartbeat(ChangeStreamSpec.MAX_HEARTBEAT);
+    assertThat(SpecChecks.problems(spec)).isEmpty();
+  }
+
   static Stream<Arguments> invalid() {
     return Stream.of(
         Arguments.of("spec.l1Ttl", (Consumer<CachePolicySpec>) s -> s.setL1Ttl("60")),
+        Arguments.of("spec.changeStream.name", (Consumer<CachePolicySpec>) s ->
+            s.setChangeStream(new ChangeStreamSpec("deal-changes", "1s"))),
+        Arguments.of("spec.changeStream.name", (Consumer<CachePolicySpec>) s ->
+            s.setChangeStream(new ChangeStreamSpec(null, "1s"))),
+        Arguments.of("spec.changeStream.heartbeat", (Consumer<CachePolicySpec>) s ->
+            s.setChangeStream(new ChangeStreamSpec("DealChanges", "50ms"))),
+        Arguments.of("spec.changeStream.heartbeat", (Consumer<CachePolicySpec>) s ->
+            s.setChangeStream(new ChangeStreamSpec("DealChanges", "1 s"))),
         Arguments.of("spec.l2Ttl", (Consumer<CachePolicySpec>) s -> s.setL2Ttl("0s")),
         Arguments.of("spec.maxStaleness",
             (Consumer<CachePolicySpec>) s -> s.setL2Ttl("4m30s")),

@@ -35,6 +35,17 @@ class ConditionsTest {
   private final CachePolicyStatus status = new CachePolicyStatus();
 
   @Test
+  void removeDropsOnlyThatTypeAndSaysWhetherItWasThere() {
+    conditions.set(status, 1, Conditions.READY, true, "Reconciled", "fine");
+    conditions.set(status, 1, Conditions.CHANGES_FOLLOWED, false, "NoReader", "none");
+
+    assertThat(Conditions.remove(status, Conditions.CHANGES_FOLLOWED)).isTrue();
+    assertThat(Conditions.remove(status, Conditions.CHANGES_FOLLOWED)).isFalse();
+    assertThat(status.getConditions()).extracting(Condition::getType)
+        .containsExactly(Conditions.READY);
+  }
+
+  @Test
   void newConditionIsATransitionWithTimestampInUtcSeconds() {
     var transition = conditions.set(status, 3, Conditions.READY, true, "Reconciled", "fine");
 
