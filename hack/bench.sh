@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs warmgate's benchmarks and writes benchmarks/target/bench/report.md (+ JSON per part):
 # JMH data path, fleet cold start, expiry stampede, preload, release, rollout gate and operator footprint,
-# each beside its baseline from the same run. More than half an hour on 2 cores (the release part keeps
-# the Spanner emulator busy at its full size; --release-rate and --release-deals scale it down).
+# each beside its baseline from the same run. More than half an hour on 2 cores (the release part
+# replays five releases of 8 pods against the Spanner emulator; --release-rate and --release-deals
+# scale it down).
 # Settings: BENCH_QUICK=1 for a short smoke run (CI); BENCH_OUT (default benchmarks/target/bench);
 # BENCH_GATE_E2E=0 skips the gate timings on the whole stack (GateTimingE2E, run first by a full run).
 # Arguments go to the runner: --only jmh,fleet,release,operator, the fleet's --agents K --deals N
@@ -11,7 +12,9 @@
 # A full run with no arguments also rewrites README's Performance table, docs/benchmark-report.md
 # and docs/release-origin-reads.svg. The cluster part (the L2 benchmarks on a Redis cluster, about
 # ten minutes) runs only when named: `hack/bench.sh --only cluster` rewrites README's cluster table
-# and docs/benchmark-cluster.md.
+# and docs/benchmark-cluster.md. So does the freshness part (staleness after a write with change
+# streams, --freshness-<name> value): `hack/bench.sh --only freshness` rewrites README's freshness
+# table and docs/benchmark-freshness.md.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cd "$WARMGATE_ROOT"
@@ -58,6 +61,13 @@ if [[ -f "$out/summary.md" && "${BENCH_QUICK:-0}" != 1 && $# -eq 0 ]]; then
   copy_summary "$out/summary.md" summary
   cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-report.md"
   cp "$out/release-origin-reads.svg" "$WARMGATE_ROOT/docs/release-origin-reads.svg"
+fi
+
+# The freshness part alone regenerates README's freshness table and its report in docs/.
+if [[ -f "$out/freshness-summary.md" && "${BENCH_QUICK:-0}" != 1 && "$*" == "--only freshness" ]]; then
+  log "copying the freshness figures into README.md and docs/"
+  copy_summary "$out/freshness-summary.md" freshness
+  cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-freshness.md"
 fi
 
 # The cluster part alone regenerates README's cluster table and its report in docs/.

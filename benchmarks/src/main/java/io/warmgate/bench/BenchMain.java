@@ -2,6 +2,7 @@ package io.warmgate.bench;
 
 import io.warmgate.bench.common.Summary;
 import io.warmgate.bench.fleet.FleetBench;
+import io.warmgate.bench.freshness.FreshnessBench;
 import io.warmgate.bench.operator.OperatorBench;
 import io.warmgate.bench.release.ReleaseBench;
 import java.nio.file.Files;
@@ -16,8 +17,8 @@ import java.util.Set;
 /**
  * Runs warmgate's benchmarks and writes {@code <out>/report.md} (plus JSON per part), every figure
  * beside its baseline from the same run. Arguments: {@code [--quick] [--out DIR] [--only
- * jmh,fleet,release,operator,cluster] [--agents K --deals N --skew S --requests R --seed X]
- * [--release-<name> value] [--gate-timings FILE]}, the last being what {@code GateTimingE2E}
+ * jmh,fleet,release,operator,cluster,freshness] [--agents K --deals N --skew S --requests R
+ * --seed X] [--release-<name> value] [--freshness-<name> value] [--gate-timings FILE]}, the last being what {@code GateTimingE2E}
  * recorded on the whole stack; {@code --quick} is a
  * smoke run whose figures are not to be quoted.
  */
@@ -26,9 +27,10 @@ public final class BenchMain {
   private static final List<String> PARTS = List.of("jmh", "fleet", "release", "operator");
   /**
    * Parts run only when named with {@code --only}: the L2 benchmarks again on a Redis cluster
-   * (JMH L2 hit, fleet cold start), summarised apart in {@code cluster-summary.md}.
+   * (JMH L2 hit, fleet cold start), summarised apart in {@code cluster-summary.md}; staleness
+   * after a write with change streams, in {@code freshness-summary.md}.
    */
-  private static final List<String> EXTRA_PARTS = List.of("cluster");
+  private static final List<String> EXTRA_PARTS = List.of("cluster", "freshness");
 
   private BenchMain() {}
 
@@ -52,6 +54,7 @@ public final class BenchMain {
     Set<String> parts = new LinkedHashSet<>(PARTS);
     Map<String, String> fleetOverrides = new LinkedHashMap<>();
     Map<String, String> releaseOverrides = new LinkedHashMap<>();
+    Map<String, String> freshnessOverrides = new LinkedHashMap<>();
     Path gateTimings = null;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -63,16 +66,20 @@ public final class BenchMain {
         case "--agents", "--deals", "--skew", "--requests", "--seed" ->
             fleetOverrides.put(arg.substring(2), value(args, ++i, arg));
         default -> {
-          if (!arg.startsWith("--release-")) {
+          if (arg.startsWith("--release-")) {
+            releaseOverrides.put(arg.substring("--release-".length()), value(args, ++i, arg));
+          } else if (arg.startsWith("--freshness-")) {
+            freshnessOverrides.put(arg.substring("--freshness-".length()), value(args, ++i, arg));
+          } else {
             throw usage(arg);
           }
-          releaseOverrides.put(arg.substring("--release-".length()), value(args, ++i, arg));
         }
       }
     }
     Files.createDirectories(out);
     Files.deleteIfExists(out.resolve("summary.md"));
     Files.deleteIfExists(out.resolve("cluster-summary.md"));
+    Files.deleteIfExists(out.resolve("freshness-summary.md"));
     StringBuilder report = new StringBuilder("# warmgate benchmarks\n\n");
     if (quick) {
       report.append("Quick smoke run (small sizes, short iterations): the figures only show that the"
@@ -103,6 +110,13 @@ public final class BenchMain {
         Files.writeString(out.resolve("cluster-summary.md"), onCluster.markdown());
       }
     }
+    if (parts.contains("freshness")) {
+      Summary freshness = new Summary();
+      report.append(FreshnessBench.run(out, quick, freshnessOverrides, freshness));
+      if (!quick) {
+        Files.writeString(out.resolve("freshness-summary.md"), freshness.markdown());
+      }
+    }
     if (gateTimings != null) {
       report.append(GateTimings.render(gateTimings, summary));
     }
@@ -121,7 +135,8 @@ public final class BenchMain {
         + "[--only " + String.join(",", PARTS) + "," + String.join(",", EXTRA_PARTS) + "] [--gate-timings FILE] [--agents K] [--deals N] [--skew S] "
         + "[--requests R] [--seed X] [--release-<name> value, name one of agents, deals, skew, rate,"
         + " ids-per-request, hot-set-size, preload-rate, time-factor, learn-half-lives, "
-        + "hot-sample-period, seed]");
+        + "hot-sample-period, seed] [--freshness-<name> value, name one of agents, deals, skew, "
+        + "lookups, change-rate, changes, seed]");
   }
 
   private static String value(String[] args, int i, String flag) {
