@@ -1,5 +1,6 @@
 package io.warmgate.agent.invalidate;
 
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
@@ -65,7 +66,12 @@ public final class Invalidator {
       return Set.of();
     }
     long deadline = System.nanoTime() + timeout.toNanos();
-    Set<String> hashes = liveSchemaHashes();
+    Set<String> hashes;
+    try {
+      hashes = liveSchemaHashes();
+    } catch (RedisException e) {
+      throw failed("read the live key spaces", e);
+    }
     List<RedisFuture<Long>> deletions = new ArrayList<>(hashes.size() * distinct.size());
     for (String hash : hashes) {
       KeySpace space = keys.withSchemaHash(hash);
@@ -76,8 +82,17 @@ public final class Invalidator {
     for (RedisFuture<Long> deletion : deletions) {
       await(deletion, deadline);
     }
-    log.append(valkey.sync(), distinct, clock.millis());
+    try {
+      log.append(valkey.sync(), distinct, clock.millis());
+    } catch (RedisException e) {
+      throw failed("append to the invalidation stream", e);
+    }
     return hashes;
+  }
+
+  private IllegalStateException failed(String what, RedisException e) {
+    return new IllegalStateException("Valkey did not " + what + " (" + e.getMessage()
+        + ") while invalidating in cache '" + keys.cacheName() + "': call again", e);
   }
 
   /** The schema hashes of the live agents of the cache, and this agent's own. */
