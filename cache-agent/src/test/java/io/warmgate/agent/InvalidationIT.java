@@ -9,6 +9,7 @@ import io.warmgate.agent.l2.KeySpace;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,16 @@ class InvalidationIT {
 
   /** What every pod must see within this of the invalidation call. */
   private static final Duration BOUND = Duration.ofSeconds(2);
+  /**
+   * The longest an invalidation call may take before it returns or throws: its steps are bounded
+   * by the 2 s command and L2 timeouts.
+   */
+  private static final Duration CALL_BOUND = Duration.ofSeconds(10);
+  /**
+   * Within this of Valkey coming back, every listener has read the stream again (its retries back
+   * off to 2 s at most) and dropped its L1.
+   */
+  private static final Duration RESYNC_BOUND = Duration.ofSeconds(5);
 
   @RegisterExtension
   final L2Extension valkey;
@@ -102,15 +114,23 @@ class InvalidationIT {
   }
 
   private TieredCache<String> oldPod(String name) {
-    return pod(name, String.class, database::read, new SimpleMeterRegistry());
+    return oldPod(name, new SimpleMeterRegistry());
+  }
+
+  private TieredCache<String> oldPod(String name, SimpleMeterRegistry meters) {
+    return pod(name, String.class, database::read, meters);
   }
 
   private TieredCache<DealV2> newPod(String name) {
+    return newPod(name, new SimpleMeterRegistry());
+  }
+
+  private TieredCache<DealV2> newPod(String name, SimpleMeterRegistry meters) {
     return pod(name, DealV2.class, ids -> {
       Map<String, DealV2> out = new LinkedHashMap<>();
       database.read(ids).forEach((id, row) -> out.put(id, new DealV2(row, 2)));
       return out;
-    }, new SimpleMeterRegistry());
+    }, meters);
   }
 
   private int reads(String id) {
@@ -203,5 +223,143 @@ class InvalidationIT {
     a.invalidateAll(ids);
     await().atMost(BOUND).untilAsserted(() ->
         assertThat(b.getAll(ids).values()).containsOnly("v2"));
+  }
+
+  /** One {@code invalidateAll} call of the loop: when it started, how long it took, what it threw. */
+  private record Call(long startNanos, long millis, Throwable failure) {}
+
+  @Test
+  void aValkeyRestartedDuringInvalidationsLeavesNoPodServingAStaleValue() throws Exception {
+    List<String> churn = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      churn.add("deal-" + i);
+      rows.put("deal-" + i, "v1");
+    }
+    rows.put("given-up", "before");
+    rows.put("later", "before");
+    SimpleMeterRegistry bMeters = new SimpleMeterRegistry();
+    SimpleMeterRegistry canaryMeters = new SimpleMeterRegistry();
+    TieredCache<String> a = oldPod("old-a");
+    TieredCache<String> b = oldPod("old-b", bMeters);
+    TieredCache<DealV2> canary = newPod("new-a", canaryMeters);
+    for (TieredCache<?> pod : List.of(a, b, canary)) {
+      pod.get("given-up");
+    }
+
+    // A caller invalidating 200 ids again and again, before, during and after the restart.
+    List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+    AtomicBoolean stopLoop = new AtomicBoolean();
+    Thread loop = new Thread(() -> {
+      while (!stopLoop.get()) {
+        long t0 = System.nanoTime();
+        Throwable failure = null;
+        try {
+          a.invalidateAll(churn);
+        } catch (Throwable e) {
+          failure = e;
+        }
+        calls.add(new Call(t0, (System.nanoTime() - t0) / 1_000_000, failure));
+        pause(20); // a caller's pace, not a wait for anything
+      }
+    }, "invalidating-loop");
+    loop.setDaemon(true);
+    loop.start();
+    try {
+      await().atMost(Duration.ofSeconds(10)).until(() -> succeeded(calls, 0) >= 3);
+
+      valkey.stop();
+      long stoppedAt = System.nanoTime();
+      // A row changes while Valkey is down; its invalidation fails and the caller gives up, so
+      // only the listeners' dropping L1 whole on the restart makes the pods see the change.
+      rows.put("given-up", "after");
+      assertThatThrownBy(() -> a.invalidate("given-up"))
+          .as("an invalidation while Valkey is down fails").isInstanceOf(IllegalStateException.class);
+      await().atMost(Duration.ofSeconds(10)).until(() -> failed(calls, stoppedAt) >= 3);
+      // Valkey down: the other pods keep their L1 values (l1Ttl is a minute), as documented.
+      assertThat(b.get("given-up")).isEqualTo("before");
+      assertThat(canary.get("given-up")).isEqualTo(new DealV2("before", 2));
+
+      valkey.start(); // the same port, empty: the stream and its counter are gone
+      long restartedAt = System.nanoTime();
+      await().atMost(RESYNC_BOUND).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+        assertThat(a.get("given-up")).isEqualTo("after");
+        assertThat(b.get("given-up")).isEqualTo("after");
+        assertThat(canary.get("given-up")).isEqualTo(new DealV2("after", 2));
+      });
+      long givenUpFreshAt = System.nanoTime();
+      // The listeners could not read what they missed: each dropped its L1 whole.
+      assertThat(bMeters.get("warmgate.invalidation.resyncs").counter().count()).isPositive();
+      assertThat(canaryMeters.get("warmgate.invalidation.resyncs").counter().count()).isPositive();
+
+      // Valkey is back: a change is invalidated by a caller that retries until the call succeeds
+      // (the L2 circuit breaker of the invalidating pod may still be open), and every pod,
+      // reading the new stream from its new counter, serves the new value within the bound.
+      assertThat(b.get("later")).isEqualTo("before");
+      assertThat(canary.get("later")).isEqualTo(new DealV2("before", 2));
+      rows.put("later", "after");
+      long changedAt = System.nanoTime();
+      await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+          .ignoreExceptionsInstanceOf(IllegalStateException.class)
+          .until(() -> {
+            a.invalidate("later");
+            return true;
+          });
+      long invalidatedAt = System.nanoTime();
+      await().atMost(BOUND).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+        assertThat(a.get("later")).isEqualTo("after");
+        assertThat(b.get("later")).isEqualTo("after");
+        assertThat(canary.get("later")).isEqualTo(new DealV2("after", 2));
+      });
+      long laterFreshAt = System.nanoTime();
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> succeeded(calls, invalidatedAt) >= 3);
+      stopLoop.set(true);
+      loop.join(CALL_BOUND.toMillis());
+      assertThat(loop.isAlive()).as("the invalidating loop ended").isFalse();
+      List<Call> all;
+      synchronized (calls) {
+        all = List.copyOf(calls);
+      }
+      for (Call call : all) {
+        assertThat(call.millis()).as("every call returns or throws within %s", CALL_BOUND)
+            .isLessThanOrEqualTo(CALL_BOUND.toMillis());
+        if (call.failure() != null) {
+          assertThat(call.failure()).as("a failed call throws IllegalStateException")
+              .isInstanceOf(IllegalStateException.class);
+        }
+      }
+      System.out.printf("valkey restart during invalidations (%s): %d calls of 200 ids, %d failed, "
+              + "the longest %d ms; down %d ms; L1 dropped and the id changed meanwhile served "
+              + "fresh by all 3 pods %d ms after the restart; a later change's invalidation "
+              + "succeeded %d ms after the change (retried every 100 ms) and was served by all 3 "
+              + "pods %d ms later%n", valkey.mode(), all.size(),
+          all.stream().filter(c -> c.failure() != null).count(),
+          all.stream().mapToLong(Call::millis).max().orElse(0),
+          (restartedAt - stoppedAt) / 1_000_000, (givenUpFreshAt - restartedAt) / 1_000_000,
+          (invalidatedAt - changedAt) / 1_000_000, (laterFreshAt - invalidatedAt) / 1_000_000);
+    } finally {
+      stopLoop.set(true);
+      loop.join(CALL_BOUND.toMillis());
+    }
+  }
+
+  private static long succeeded(List<Call> calls, long sinceNanos) {
+    synchronized (calls) {
+      return calls.stream().filter(c -> c.startNanos() >= sinceNanos && c.failure() == null).count();
+    }
+  }
+
+  private static long failed(List<Call> calls, long sinceNanos) {
+    synchronized (calls) {
+      return calls.stream().filter(c -> c.startNanos() >= sinceNanos && c.failure() != null).count();
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -191,6 +191,8 @@ public final class FleetServices implements AutoCloseable {
       tasks.add(every(settings.flushInterval, "hot-key flush",
           () -> hotKeys.flush(c, keys, settings.clock), false));
       invalidator = new Invalidator(c, keys, settings.clock, COMMAND_TIMEOUT);
+      tasks.add(every(settings.heartbeatInterval, "live key spaces read",
+          invalidator::observeRegistry, true));
       if (settings.localTier != null) {
         invalidations = new InvalidationListener(c, keys, settings.localTier, settings.clock,
             settings.meterRegistry);

@@ -1,5 +1,6 @@
 package io.warmgate.agent.invalidate;
 
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.warmgate.agent.l2.KeySpace;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -57,6 +59,8 @@ public final class Invalidator {
   private final InvalidationLog log;
   private final InstantSource clock;
   private final Duration timeout;
+  /** Schema hash → the latest expiry of a live registry entry seen with it. */
+  private final Map<String, Long> seenUntil = new ConcurrentHashMap<>();
 
   /**
    * Creates the invalidator of {@code keys}' cache.
@@ -85,7 +89,7 @@ public final class Invalidator {
       return Set.of();
     }
     long deadline = System.nanoTime() + timeout.toNanos();
-    Set<String> hashes = liveSchemaHashes();
+    Set<String> hashes = liveKeySpaces();
     List<RedisFuture<Long>> deletions = new ArrayList<>(hashes.size() * distinct.size());
     for (String hash : hashes) {
       KeySpace space = keys.withSchemaHash(hash);
@@ -96,7 +100,7 @@ public final class Invalidator {
     for (RedisFuture<Long> deletion : deletions) {
       await(deletion, deadline);
     }
-    log.append(valkey.sync(), distinct, clock.millis());
+    append(distinct);
     return hashes;
   }
 
@@ -118,7 +122,8 @@ public final class Invalidator {
     List<String> checked = new ArrayList<>();
     List<RedisFuture<Long>> deletions = new ArrayList<>();
     String since = Long.toString(firstPassMillis);
-    for (String hash : liveSchemaHashes()) {
+    Set<String> hashes = liveKeySpaces();
+    for (String hash : hashes) {
       KeySpace space = keys.withSchemaHash(hash);
       for (String id : distinct) {
         checked.add(id);
@@ -134,12 +139,38 @@ public final class Invalidator {
       }
     }
     if (!deleted.isEmpty()) {
-      log.append(valkey.sync(), List.copyOf(deleted), clock.millis());
+      append(List.copyOf(deleted));
     }
     return deleted;
   }
 
-  /** The schema hashes of the live agents of the cache, and this agent's own. */
+  private Set<String> liveKeySpaces() {
+    try {
+      return liveSchemaHashes();
+    } catch (RedisException e) {
+      throw failed("read the live key spaces", e);
+    }
+  }
+
+  private void append(List<String> ids) {
+    try {
+      log.append(valkey.sync(), ids, clock.millis());
+    } catch (RedisException e) {
+      throw failed("append to the invalidation stream", e);
+    }
+  }
+
+  private IllegalStateException failed(String what, RedisException e) {
+    return new IllegalStateException("Valkey did not " + what + " (" + e.getMessage()
+        + ") while invalidating in cache '" + keys.cacheName() + "': call again", e);
+  }
+
+  /**
+   * The schema hashes of the live agents of the cache, and this agent's own. A hash seen live
+   * before counts until the expiry its entry had then, even when the registry no longer holds it:
+   * a Valkey restarted empty loses the registry until the agents' next heartbeats, and an
+   * invalidation meanwhile must still reach their key spaces.
+   */
   Set<String> liveSchemaHashes() {
     Set<String> hashes = new TreeSet<>();
     hashes.add(keys.schemaHash());
@@ -149,13 +180,24 @@ public final class Invalidator {
       try {
         AgentInfo agent = AgentInfo.fromJson(json);
         if (agent.isLiveAt(now)) {
-          hashes.add(keys.withSchemaHash(agent.schemaHash()).schemaHash());
+          seenUntil.merge(keys.withSchemaHash(agent.schemaHash()).schemaHash(), agent.expiresAt(),
+              Math::max);
         }
       } catch (IllegalArgumentException e) {
         // An entry of an incompatible agent, or a schema hash no key space has: nothing to delete.
       }
     }
+    seenUntil.values().removeIf(expiry -> expiry < now);
+    hashes.addAll(seenUntil.keySet());
     return hashes;
+  }
+
+  /**
+   * Reads the registry to remember the live key spaces (the fleet services call it with each
+   * heartbeat), so that the first invalidation after the registry was lost still knows them.
+   */
+  public void observeRegistry() {
+    liveSchemaHashes();
   }
 
   private Long await(RedisFuture<Long> deletion, long deadlineNanos) {

@@ -4,18 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.google.cloud.Timestamp;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.Mutation;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.spanner.Items;
 import io.warmgate.testing.RedisExtension;
 import io.warmgate.testing.SpannerEmulatorExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The change-stream watcher on the real Spanner emulator (which serves change streams: the one of
  * Cloud SDK 528.0.0 here) and a real redis-server: two pods cache item summaries with L1 and L2
  * TTLs of minutes, so only an invalidation makes them see a change within the test; each runs a
- * watcher, and the one holding the lock reads the stream.
+ * watcher, and the one holding the lock reads the stream. One case runs the first reader in a JVM
+ * of its own ({@link WatcherProcessMain}) and kills it with SIGKILL, as a pod dies.
  */
 class ChangeStreamWatcherIT {
 
@@ -85,8 +93,9 @@ class ChangeStreamWatcherIT {
     return watcher;
   }
 
-  private static void rename(DatabaseClient db, String id, String name) {
-    db.write(List.of(Mutation.newUpdateBuilder("Items").set("ItemId").to(id)
+  /** Renames item {@code id} and returns the commit timestamp. */
+  private static Timestamp rename(DatabaseClient db, String id, String name) {
+    return db.write(List.of(Mutation.newUpdateBuilder("Items").set("ItemId").to(id)
         .set("Name").to(name).build()));
   }
 
@@ -148,6 +157,153 @@ class ChangeStreamWatcherIT {
     await().atMost(Duration.ofSeconds(10)).until(second::isLeading);
     await().atMost(BOUND.plusSeconds(3)).untilAsserted(() ->
         assertThat(b.get(id).name()).isEqualTo("changed while nobody read"));
+  }
+
+  @Test
+  void aReaderKilledWithoutStoppingIsReplacedOnceItsLockLapsesAndLosesNoChange() throws Exception {
+    redis.flushAll(); // no watermark of an earlier test: the killed reader is the cache's first
+    TieredCache<Items.Summary> b = pod("pod-b");
+    TieredCache<Items.Summary> c = pod("pod-c");
+    KeySpace keys = new KeySpace("items", b.schemaHash());
+    String stateKey = keys.controlKey("changes:" + STREAM);
+    String lockKey = stateKey + ":lock";
+    // Items no other test changes: 11 to see the first reader work, then two changed just
+    // before it is killed and two while no reader runs.
+    List<Integer> justBefore = List.of(12, 13);
+    List<Integer> duringOutage = List.of(14, 15);
+    for (TieredCache<Items.Summary> pod : List.of(b, c)) {
+      for (int n = 11; n <= 15; n++) {
+        assertThat(pod.get(Items.id(n)).name()).isEqualTo(Items.name(n));
+      }
+    }
+    DatabaseClient db = spanner.databaseClient();
+    RedisClient client = RedisClient.create(redis.uri());
+    try (WatcherProcess first = WatcherProcess.start("pod-a");
+        StatefulRedisConnection<String, String> raw = client.connect()) {
+      var valkey = raw.sync();
+      // The other JVM reads the stream and tells this JVM's pods.
+      rename(db, Items.id(11), "seen by the first reader");
+      await().atMost(BOUND.plusSeconds(3)).untilAsserted(() -> {
+        assertThat(b.get(Items.id(11)).name()).isEqualTo("seen by the first reader");
+        assertThat(c.get(Items.id(11)).name()).isEqualTo("seen by the first reader");
+      });
+      await().atMost(Duration.ofSeconds(5)).until(() -> valkey.hget(stateKey, "watermark") != null);
+
+      for (int n : justBefore) {
+        rename(db, Items.id(n), "changed just before the kill");
+      }
+      long killedAt = System.nanoTime();
+      assertThat(first.kill()).as("killed by SIGKILL").isEqualTo(128 + 9);
+      // Dead without a clean stop: the lock is still its own, the watermark its last save.
+      long lockLeft = valkey.pttl(lockKey);
+      long lapsesMillis = (System.nanoTime() - killedAt) / 1_000_000 + lockLeft;
+      assertThat(lockLeft).as("lock left after the kill, ms")
+          .isBetween(1L, ChangeStreamWatcher.LOCK_SECONDS * 1000L);
+      assertThat(valkey.get(lockKey)).startsWith("pod-a/");
+      Map<String, String> saved = valkey.hgetall(stateKey);
+      assertThat(saved.get("owner")).startsWith("pod-a/");
+      Timestamp savedMark = Timestamp.parseTimestamp(saved.get("watermark"));
+
+      // While no reader runs, rows change; the pods still serve what they cached.
+      List<Timestamp> outageCommits = new ArrayList<>();
+      for (int n : duringOutage) {
+        outageCommits.add(rename(db, Items.id(n), "changed while no reader ran"));
+      }
+      assertThat(outageCommits).allMatch(t -> t.compareTo(savedMark) > 0);
+      assertThat(c.get(Items.id(14)).name()).isEqualTo(Items.name(14));
+
+      ChangeStreamWatcher second = watcher(b, "pod-b");
+      await().atMost(Duration.ofSeconds(ChangeStreamWatcher.LOCK_SECONDS
+              + ChangeStreamWatcher.RENEW_SECONDS + 2L))
+          .pollInterval(Duration.ofMillis(20)).until(second::isLeading);
+      long takeoverMillis = (System.nanoTime() - killedAt) / 1_000_000;
+      assertThat(valkey.get(lockKey)).startsWith("pod-b/");
+      // Not before the dead reader's lock lapsed, and at the next attempt after it did (every
+      // RENEW_SECONDS): seconds, not minutes, not at once.
+      assertThat(takeoverMillis).isGreaterThanOrEqualTo(lapsesMillis)
+          .isLessThanOrEqualTo(lapsesMillis + ChangeStreamWatcher.RENEW_SECONDS * 1000L + 1_000);
+      System.out.printf("killed reader replaced %d ms after SIGKILL (its lock lapsed after %d "
+          + "ms)%n", takeoverMillis, lapsesMillis);
+
+      // The new reader resumed from the saved watermark, before the outage's commits: every
+      // change reaches every pod (their L1 lives a minute, so nothing else could refresh them).
+      await().atMost(BOUND.plusSeconds(3)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+        for (TieredCache<Items.Summary> pod : List.of(b, c)) {
+          for (int n : justBefore) {
+            assertThat(pod.get(Items.id(n)).name()).isEqualTo("changed just before the kill");
+          }
+          for (int n : duringOutage) {
+            assertThat(pod.get(Items.id(n)).name()).isEqualTo("changed while no reader ran");
+          }
+        }
+      });
+      System.out.printf("changes made before and during the outage served by both pods %d ms "
+          + "after the takeover%n", (System.nanoTime() - killedAt) / 1_000_000 - takeoverMillis);
+      await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
+          assertThat(valkey.hget(stateKey, "owner")).startsWith("pod-b/"));
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  /**
+   * A watcher in a JVM of its own ({@link WatcherProcessMain}) on this test's emulator and
+   * redis-server, its output in {@code target/test-processes/watcher-<pod>.log}.
+   */
+  private static final class WatcherProcess implements AutoCloseable {
+
+    private final Process process;
+    private final Path log;
+
+    private WatcherProcess(Process process, Path log) {
+      this.process = process;
+      this.log = log;
+    }
+
+    /** Starts it and returns once its watcher holds the lock. */
+    static WatcherProcess start(String pod) throws Exception {
+      Path log = Path.of("target", "test-processes", "watcher-" + pod + ".log").toAbsolutePath();
+      Files.createDirectories(log.getParent());
+      Files.deleteIfExists(log);
+      ProcessBuilder builder = new ProcessBuilder(List.of(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xmx256m", "-XX:TieredStopAtLevel=1",
+          "-cp", System.getProperty("java.class.path"),
+          WatcherProcessMain.class.getName(),
+          spanner.emulatorHost(), spanner.projectId(), spanner.instanceId(), spanner.databaseId(),
+          redis.uri(), pod, STREAM, "500"))
+          .redirectErrorStream(true)
+          .redirectOutput(log.toFile());
+      // Standard input stays a pipe held by this JVM: the child exits when this JVM is gone.
+      WatcherProcess started = new WatcherProcess(builder.start(), log);
+      try {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100)).until(() -> {
+          if (!started.process.isAlive()) {
+            throw new IllegalStateException("the watcher process exited with "
+                + started.process.exitValue() + ":\n" + Files.readString(log));
+          }
+          return Files.readString(log).contains(WatcherProcessMain.LEADING);
+        });
+      } catch (RuntimeException e) {
+        started.close();
+        throw e;
+      }
+      return started;
+    }
+
+    /** Sends SIGKILL, waits for the process to be gone and returns its exit code. */
+    int kill() throws InterruptedException {
+      process.destroyForcibly();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the watcher process outlived SIGKILL by 30 s");
+      }
+      return process.exitValue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      kill();
+    }
   }
 
   @Test
