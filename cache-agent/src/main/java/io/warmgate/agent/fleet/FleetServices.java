@@ -3,7 +3,6 @@ package io.warmgate.agent.fleet;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.invalidate.InvalidationListener;
@@ -109,8 +108,7 @@ public final class FleetServices implements AutoCloseable {
     pool.setRemoveOnCancelPolicy(true);
     this.scheduler = pool;
     // A few commands every few seconds: one I/O and one computation thread are plenty.
-    this.resources = DefaultClientResources.builder().ioThreadPoolSize(1)
-        .computationThreadPoolSize(1).build();
+    this.resources = ValkeyConnection.resources(1);
   }
 
   /** Returns a builder; {@link Builder#valkeyUri} (or {@link Builder#valkey}) is required. */

@@ -9,8 +9,6 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,11 +97,7 @@ public final class L2Store implements AutoCloseable {
     this.listener = listener;
     this.replies = replies;
     this.breaker = CircuitBreaker.of("warmgate-l2", breakerConfig);
-    // Reconnect attempts back off to at most 2 s (Lettuce's default is 30 s), so L2 returns
-    // soon after an outage.
-    this.resources = DefaultClientResources.builder()
-        .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS))
-        .build();
+    this.resources = ValkeyConnection.resources(0);
   }
 
   /**

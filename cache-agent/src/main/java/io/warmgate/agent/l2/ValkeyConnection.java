@@ -21,6 +21,8 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.protocol.ConnectionIntent;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +62,23 @@ public final class ValkeyConnection<V> implements AutoCloseable {
 
   /** How long one attempt to connect to a node may take. */
   public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  /** The longest wait between reconnect attempts (Lettuce's default is 30 s). */
+  public static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(2);
+
+  /**
+   * Client resources whose reconnect attempts back off from 50 ms to at most
+   * {@link #MAX_RECONNECT_DELAY}, so a connection returns soon after an outage; {@code threads}
+   * I/O and computation threads each, or Lettuce's defaults when 0.
+   */
+  public static ClientResources resources(int threads) {
+    DefaultClientResources.Builder builder = DefaultClientResources.builder()
+        .reconnectDelay(Delay.exponential(Duration.ofMillis(50), MAX_RECONNECT_DELAY, 2,
+            TimeUnit.MILLISECONDS));
+    if (threads > 0) {
+      builder.ioThreadPoolSize(threads).computationThreadPoolSize(threads);
+    }
+    return builder.build();
+  }
   static final long TOPOLOGY_REFRESH_SECONDS = 30;
   /**
    * Bound of the commands that read the cluster's topology. Lettuce takes it from the seeds' URIs,

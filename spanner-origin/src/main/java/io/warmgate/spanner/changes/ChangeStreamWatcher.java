@@ -9,7 +9,6 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.agent.l2.KeySpace;
@@ -79,8 +78,7 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   private final String stateKey;
   private final String lockKey;
   private final String token;
-  private final ClientResources resources = DefaultClientResources.builder().ioThreadPoolSize(1)
-      .computationThreadPoolSize(1).build();
+  private final ClientResources resources = ValkeyConnection.resources(1);
   private final ValkeyEndpoint endpoint;
   /** The Valkey connection, opened in the background and again after a failed attempt. */
   private volatile CompletableFuture<ValkeyConnection<String>> connecting;
