@@ -43,7 +43,7 @@ final class DealRollout implements AutoCloseable {
    */
   DealRollout(KubernetesClient client, String namespace, String name, Stack stack,
       Map<String, Object> warmup, Path workdir) {
-    this(client, namespace, name, stack, warmup, workdir, 4);
+    this(client, namespace, name, stack, warmup, Map.of(), workdir, 4);
   }
 
   /**
@@ -52,6 +52,16 @@ final class DealRollout implements AutoCloseable {
    */
   DealRollout(KubernetesClient client, String namespace, String name, Stack stack,
       Map<String, Object> warmup, Path workdir, int replicas) {
+    this(client, namespace, name, stack, warmup, Map.of(), workdir, replicas);
+  }
+
+  /**
+   * @param warmup replaces the example policy's {@code spec.warmup} entries given here
+   * @param spec other {@code spec} entries of the policy, set as given
+   * @param replicas the Rollout's {@code spec.replicas}
+   */
+  DealRollout(KubernetesClient client, String namespace, String name, Stack stack,
+      Map<String, Object> warmup, Map<String, Object> spec, Path workdir, int replicas) {
     this.client = client;
     this.namespace = namespace;
     this.name = name;
@@ -60,7 +70,9 @@ final class DealRollout implements AutoCloseable {
     GenericKubernetesResource policy = load("examples/local/cachepolicy.yaml");
     policy.getMetadata().setName(name);
     policy.getMetadata().setNamespace(namespace);
-    Map<String, Object> spec = map(policy.getAdditionalProperties().get("spec"));
+    Map<String, Object> policySpec = map(policy.getAdditionalProperties().get("spec"));
+    policySpec.putAll(spec);
+    spec = policySpec;
     spec.put("cacheName", cacheName);
     map(spec.get("targetRef")).put("name", name);
     map(spec.get("valkey")).put("addresses", stack.valkeyAddresses());

@@ -80,7 +80,14 @@ final class GateScenario implements AutoCloseable {
 
   /** Applies a deal-service Rollout and its policy and waits until its 4 pods serve. */
   DealRollout deploy(String name, Map<String, Object> warmup, Path workdir) {
-    DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), name, stack, warmup, workdir);
+    return deploy(name, warmup, Map.of(), workdir);
+  }
+
+  /** As {@link #deploy(String, Map, Path)}, with other entries of the policy's {@code spec}. */
+  DealRollout deploy(String name, Map<String, Object> warmup, Map<String, Object> spec,
+      Path workdir) {
+    DealRollout app = new DealRollout(cluster.client(), cluster.namespace(), name, stack, warmup,
+        spec, workdir, 4);
     awaitServing(app);
     return app;
   }

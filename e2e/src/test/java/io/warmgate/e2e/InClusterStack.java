@@ -114,6 +114,12 @@ final class InClusterStack implements Stack {
   }
 
   @Override
+  public void applyDdl(String statement) throws Exception {
+    EmulatorDatabase.applyDdl(spanner, SpannerEmulator.INSTANCE_ID,
+        SpannerEmulator.DEFAULT_DATABASE_ID, statement);
+  }
+
+  @Override
   public void stopSpanner() {
     closeSpanner();
     kill(deployment(SPANNER));

@@ -4,6 +4,7 @@ import com.google.cloud.spanner.DatabaseClient;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.localpods.LocalPodRunner;
 import io.warmgate.testing.ChartServiceAccount;
+import io.warmgate.testing.EmulatorDatabase;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.OperatorProcess;
 import io.warmgate.testing.RedisClusterExtension;
@@ -148,6 +149,12 @@ final class LocalStack implements Stack {
   @Override
   public DatabaseClient databaseClient() {
     return spanner.databaseClient();
+  }
+
+  @Override
+  public void applyDdl(String statement) throws Exception {
+    EmulatorDatabase.applyDdl(spanner.spanner(), spanner.instanceId(), spanner.databaseId(),
+        statement);
   }
 
   @Override

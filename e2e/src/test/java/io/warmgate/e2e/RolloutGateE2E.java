@@ -3,6 +3,8 @@ package io.warmgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.google.cloud.spanner.Mutation;
+import io.warmgate.example.deal.DealChanges;
 import io.warmgate.example.deal.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.WarmgatePaths;
@@ -118,6 +120,43 @@ class RolloutGateE2E {
       assertThat(originReads).as("Spanner reads of the v2 key space vs the distinct keys it holds "
               + "(%s)", causes)
           .isLessThanOrEqualTo(Math.round(1.05 * distinctKeys) + 5);
+    }
+  }
+
+  /**
+   * Change streams end to end: the policy's {@code spec.changeStream} is injected into the pods,
+   * each runs a watcher over {@code DealChanges}, one reads the stream (the policy's
+   * {@code ChangesFollowed} condition and {@code status.changeStream} say which), and a deal
+   * changed in Spanner is served by every pod within seconds, where L1 and L2 would keep the old
+   * value for minutes.
+   */
+  @Test
+  void aChangedDealIsServedFreshByEveryPod() throws Exception {
+    stack.applyDdl(DealChanges.DDL);
+    try (DealRollout app = scenario.deploy("e2e-fresh", Map.of(), Map.of("changeStream",
+        Map.of("name", DealChanges.STREAM, "heartbeat", "500ms")), WORK)) {
+      await("ChangesFollowed True").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+          .until(() -> "True".equals(app.condition("ChangesFollowed").get("status")));
+      Map<String, Object> progress = DealRollout.map(app.policyStatus().get("changeStream"));
+      assertThat(progress).containsEntry("name", DealChanges.STREAM);
+      assertThat((String) progress.get("reader")).as("the reading pod").startsWith("e2e-fresh-");
+
+      String id = DealSeeder.dealId(7);
+      for (int port : app.ports()) {
+        assertThat(Http.body("http://127.0.0.1:" + port + "/deals/" + id))
+            .contains("\"floorPriceMicros\":" + DealSeeder.floorPriceMicros(7));
+      }
+      long price = 777_000_007L;
+      long start = System.nanoTime();
+      stack.databaseClient().write(List.of(Mutation.newUpdateBuilder("Deals").set("DealId").to(id)
+          .set("FloorPriceMicros").to(price).build()));
+      await("every pod serves the change").atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(20)).until(() -> app.ports().stream().allMatch(port ->
+              String.valueOf(Http.body("http://127.0.0.1:" + port + "/deals/" + id))
+                  .contains("\"floorPriceMicros\":" + price)));
+      System.out.printf("e2e-fresh: a changed deal served by all %d pods %d ms after its commit"
+          + " returned (reader %s)%n", app.ports().size(), (System.nanoTime() - start) / 1_000_000,
+          progress.get("reader"));
     }
   }
 

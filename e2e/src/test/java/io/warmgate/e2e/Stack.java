@@ -55,6 +55,12 @@ interface Stack extends BeforeAllCallback, BeforeEachCallback, AfterEachCallback
   /** The database the pods read, as this test reaches it (to seed it). */
   DatabaseClient databaseClient();
 
+  /**
+   * Applies {@code statement} (DDL) to the database the pods read, unless the emulator answers
+   * that what it creates already exists.
+   */
+  void applyDdl(String statement) throws Exception;
+
   /** An origin outage: the emulator is killed. */
   void stopSpanner();
 

@@ -2,12 +2,16 @@ package io.warmgate.testing;
 
 import com.google.cloud.NoCredentials;
 import com.google.cloud.spanner.DatabaseAdminClient;
+import com.google.cloud.spanner.ErrorCode;
 import com.google.cloud.spanner.InstanceAdminClient;
 import com.google.cloud.spanner.InstanceConfigId;
 import com.google.cloud.spanner.InstanceId;
 import com.google.cloud.spanner.InstanceInfo;
 import com.google.cloud.spanner.Spanner;
+import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.SpannerOptions;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,6 +40,26 @@ public final class EmulatorDatabase {
     DatabaseAdminClient databases = spanner.getDatabaseAdminClient();
     if (databases.listDatabases(instance).streamAll().noneMatch(d -> d.getId().getDatabase().equals(database))) {
       databases.createDatabase(instance, database, SpannerEmulator.schemaStatements()).get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Applies one DDL {@code statement} to {@code database}; a statement creating what already
+   * exists (the emulator answers "Duplicate name") is left as done, so it can run again.
+   *
+   * @throws Exception if the change fails otherwise or takes longer than a minute
+   */
+  public static void applyDdl(Spanner spanner, String instance, String database, String statement)
+      throws Exception {
+    try {
+      spanner.getDatabaseAdminClient().updateDatabaseDdl(instance, database, List.of(statement),
+          null).get(60, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof SpannerException se)
+          || !(se.getErrorCode() == ErrorCode.ALREADY_EXISTS
+              || String.valueOf(se.getMessage()).contains("Duplicate name"))) {
+        throw e;
+      }
     }
   }
 
