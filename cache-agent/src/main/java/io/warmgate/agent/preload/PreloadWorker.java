@@ -4,12 +4,12 @@ import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.TokenLock;
 import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,18 +89,6 @@ public final class PreloadWorker implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(PreloadWorker.class);
 
-  private static final String RENEW = """
-      if redis.call('GET', KEYS[1]) == ARGV[1] then
-        return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-      end
-      return 0
-      """;
-  private static final String RELEASE = """
-      if redis.call('GET', KEYS[1]) == ARGV[1] then
-        return redis.call('DEL', KEYS[1])
-      end
-      return 0
-      """;
   /**
    * KEYS = lock, job, ids; ARGV = token, TTL ms, allowed states (",Running," or "*" = any but
    * Done and Failed), then field/value pairs. Returns 1 if written, 0 if the lock is not ours, -1
@@ -135,6 +123,7 @@ public final class PreloadWorker implements AutoCloseable {
   private final String jobKey;
   private final String idsKey;
   private final String lockKey;
+  private final TokenLock lock;
   private final String[] updateKeys;
   private final CountDownLatch stop = new CountDownLatch(1);
   /** {@code warmgate.preload.keys} by result; null until {@link #countIn} is called. */
@@ -190,6 +179,7 @@ public final class PreloadWorker implements AutoCloseable {
     this.jobKey = keys.warmJobKey();
     this.idsKey = keys.warmIdsKey();
     this.lockKey = keys.warmLockKey();
+    this.lock = new TokenLock(lockKey, LOCK_TTL);
     this.updateKeys = new String[] {lockKey, jobKey, idsKey};
     this.thread = new Thread(this::run, "warmgate-" + cache.name() + "-preload");
     thread.setDaemon(true);
@@ -280,7 +270,7 @@ public final class PreloadWorker implements AutoCloseable {
       return false;
     }
     String token = pod + "/" + UUID.randomUUID();
-    if (!"OK".equals(redis.set(lockKey, token, SetArgs.Builder.nx().px(LOCK_TTL.toMillis())))) {
+    if (!lock.acquire(redis, token)) {
       return false;
     }
     lockLost = false;
@@ -295,7 +285,7 @@ public final class PreloadWorker implements AutoCloseable {
     } finally {
       renewal.cancel(false);
       try {
-        redis.eval(RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, token);
+        lock.release(redis, token);
       } catch (RuntimeException e) {
         log.debug("cache '{}': could not release the warm job lock; it lapses in {}",
             cache.name(), LOCK_TTL, e);
@@ -675,9 +665,7 @@ public final class PreloadWorker implements AutoCloseable {
 
   private void renew(String token) {
     try {
-      Long renewed = connection.sync().eval(RENEW, ScriptOutputType.INTEGER,
-          new String[] {lockKey}, token, Long.toString(LOCK_TTL.toMillis()));
-      if (renewed == null || renewed != 1L) {
+      if (!lock.renew(connection.sync(), token)) {
         lockLost = true;
       }
     } catch (RuntimeException e) {

@@ -5,13 +5,12 @@ import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.Statement;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SetArgs;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.agent.l2.KeySpace;
+import io.warmgate.agent.l2.TokenLock;
 import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.agent.l2.ValkeyEndpoint;
 import io.warmgate.contract.ChangeStreamNames;
@@ -59,24 +58,9 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ChangeStreamWatcher.class);
   static final int LOCK_SECONDS = 10;
   static final int RENEW_SECONDS = 3;
-  /** KEYS = lock; ARGV = token, ttl ms. Renews the lock if this reader still holds it. */
-  private static final String RENEW = """
-      if redis.call('GET', KEYS[1]) == ARGV[1] then
-        return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-      end
-      return 0
-      """;
-  /** KEYS = lock; ARGV = token. Deletes the lock if this reader holds it. */
-  private static final String RELEASE = """
-      if redis.call('GET', KEYS[1]) == ARGV[1] then
-        return redis.call('DEL', KEYS[1])
-      end
-      return 0
-      """;
-
   private final Builder settings;
   private final String stateKey;
-  private final String lockKey;
+  private final TokenLock lock;
   private final String token;
   private final ClientResources resources = ValkeyConnection.resources(1);
   private final ValkeyEndpoint endpoint;
@@ -95,7 +79,7 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     this.settings = b;
     KeySpace keys = new KeySpace(b.cache.name(), b.cache.schemaHash());
     this.stateKey = keys.controlKey("changes:" + b.stream);
-    this.lockKey = stateKey + ":lock";
+    this.lock = new TokenLock(stateKey + ":lock", Duration.ofSeconds(LOCK_SECONDS));
     this.token = b.podName + "/" + UUID.randomUUID();
     this.endpoint = b.valkey.withReadFrom(ValkeyEndpoint.ReadFrom.PRIMARY);
     this.connecting = open();
@@ -159,14 +143,11 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     }
     try {
       if (leading) {
-        Long renewed = valkey.sync().eval(RENEW, ScriptOutputType.INTEGER, new String[] {lockKey},
-            token, Long.toString(LOCK_SECONDS * 1000L));
-        if (renewed == null || renewed == 0) {
+        if (!lock.renew(valkey.sync(), token)) {
           log.warn("change stream {}: lost the reader lock; another pod reads it now", settings.stream);
           stopReading();
         }
-      } else if ("OK".equals(valkey.sync().set(lockKey, token,
-          SetArgs.Builder.nx().px(LOCK_SECONDS * 1000L)))) {
+      } else if (lock.acquire(valkey.sync(), token)) {
         startReading(valkey);
       }
     } catch (RuntimeException e) {
@@ -356,7 +337,7 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     ValkeyConnection<String> valkey = connecting.getNow(null);
     if (wasLeading && valkey != null) {
       try {
-        valkey.sync().eval(RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, token);
+        lock.release(valkey.sync(), token);
       } catch (RuntimeException e) {
         log.warn("change stream {}: cannot release the reader lock: {}", settings.stream, e.toString());
       }

@@ -3,6 +3,7 @@ package io.warmgate.gateway.stream;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.warmgate.agent.l2.TokenLock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,12 +128,6 @@ public final class RunStore {
       return 1
       """;
 
-  private static final String RELEASE = """
-      if redis.call('GET', KEYS[1]) == ARGV[1] then
-        return redis.call('DEL', KEYS[1])
-      end
-      return 0
-      """;
 
   private final RedisClusterAsyncCommands<String, String> redis;
   private final long lockTtlMillis;
@@ -216,7 +211,8 @@ public final class RunStore {
    * another pod takes the run over at once instead of after the lock TTL.
    */
   public CompletableFuture<Boolean> release(StreamKeys keys, String token) {
-    return this.<Long>eval(RELEASE, ScriptOutputType.INTEGER, new String[] {keys.lock()}, token)
+    return this.<Long>eval(TokenLock.RELEASE, ScriptOutputType.INTEGER, new String[] {keys.lock()},
+            token)
         .thenApply(r -> r == 1L);
   }
 
