@@ -3,6 +3,7 @@ package io.warmgate.operator.gate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.warmgate.operator.valkey.ControlKeys;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;

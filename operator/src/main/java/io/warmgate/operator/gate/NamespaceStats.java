@@ -6,6 +6,7 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.warmgate.operator.valkey.ControlKeys;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,6 +2,7 @@ package io.warmgate.operator.gate;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.warmgate.operator.valkey.ControlKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

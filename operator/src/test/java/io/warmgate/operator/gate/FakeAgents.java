@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.operator.valkey.ControlKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

@@ -9,6 +9,7 @@ import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.operator.model.WarmupMode;
 import io.warmgate.operator.model.WarmupSpec;
+import io.warmgate.operator.valkey.ControlKeys;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;

@@ -7,6 +7,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.operator.valkey.ControlKeys;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;

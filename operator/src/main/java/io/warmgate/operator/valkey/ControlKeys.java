@@ -1,4 +1,4 @@
-package io.warmgate.operator.gate;
+package io.warmgate.operator.valkey;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -20,42 +20,42 @@ public final class ControlKeys {
   }
 
   /** {@code T:agents}, the agent registry. */
-  String agents() {
+  public String agents() {
     return tag + ":agents";
   }
 
   /** {@code T:hot}, the decayed hot-id sorted set. */
-  String hot() {
+  public String hot() {
     return tag + ":hot";
   }
 
   /** {@code T:hot:landmark}, the epoch millis the hot-set scores are relative to. */
-  String hotLandmark() {
+  public String hotLandmark() {
     return tag + ":hot:landmark";
   }
 
   /** {@code T:hot:meta}, the hot set's {@code since} and {@code halfLifeMs}. */
-  String hotMeta() {
+  public String hotMeta() {
     return tag + ":hot:meta";
   }
 
   /** {@code T:stats:<hash>:<bucket>}, counters of the 10-second bucket starting at epoch second. */
-  String statsBucket(String schemaHash, long bucketEpochSecond) {
+  public String statsBucket(String schemaHash, long bucketEpochSecond) {
     return tag + ":stats:" + schemaHash + ":" + bucketEpochSecond;
   }
 
   /** {@code T:keys:<hash>}, the HyperLogLog of ids written to the namespace. */
-  String keys(String schemaHash) {
+  public String keys(String schemaHash) {
     return tag + ":keys:" + schemaHash;
   }
 
   /** {@code T:warm:<hash>}, the warm job of the namespace. */
-  String warmJob(String schemaHash) {
+  public String warmJob(String schemaHash) {
     return tag + ":warm:" + schemaHash;
   }
 
   /** {@code T:warm:<hash>:ids}, the ids the warm job loads. */
-  String warmIds(String schemaHash) {
+  public String warmIds(String schemaHash) {
     return tag + ":warm:" + schemaHash + ":ids";
   }
 
@@ -68,7 +68,7 @@ public final class ControlKeys {
   }
 
   /** {@code wg:<cache>:<hash>:<escapedId>}, the value key of {@code id}. */
-  String value(String schemaHash, String id) {
+  public String value(String schemaHash, String id) {
     return "wg:" + cacheName + ":" + schemaHash + ":" + escape(id);
   }
 

@@ -1,4 +1,4 @@
-package io.warmgate.operator.gate;
+package io.warmgate.operator.valkey;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
