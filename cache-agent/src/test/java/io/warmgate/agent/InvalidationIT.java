@@ -203,6 +203,35 @@ class InvalidationIT {
   }
 
   @Test
+  void eachIdOfABurstGetsItsSecondPassOneLockTtlAfterItsOwnFirst() throws Exception {
+    rows.put("deal-x", "v1");
+    rows.put("deal-y", "v1");
+    TieredCache<String> writer = oldPod("old-a");
+    TieredCache<String> slow = oldPod("old-b");
+    database.gate = new CountDownLatch(1);
+    CompletableFuture<Map<String, String>> stale = CompletableFuture.supplyAsync(
+        () -> slow.getAll(List.of("deal-x", "deal-y")));
+    await().atMost(Duration.ofSeconds(5)).until(() -> reads("deal-y") == 1);
+    rows.put("deal-x", "v2");
+    rows.put("deal-y", "v2");
+    CountDownLatch held = database.gate;
+    database.gate = null;
+    writer.invalidate("deal-x");
+    Thread.sleep(600);
+    writer.invalidate("deal-y"); // within deal-x's lock TTL (1 s): the same burst
+    Thread.sleep(500);
+    // Both stale values are written back 1.1 s after deal-x's first pass, 0.5 s after deal-y's:
+    // deal-y's second pass must come a lock TTL after its own first pass, not with deal-x's.
+    held.countDown();
+    assertThat(stale.get(5, TimeUnit.SECONDS)).containsEntry("deal-y", "v1");
+    await().atMost(Duration.ofSeconds(1).plus(BOUND)).pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> {
+          assertThat(slow.get("deal-y")).isEqualTo("v2");
+          assertThat(writer.get("deal-y")).isEqualTo("v2");
+        });
+  }
+
+  @Test
   void manyIdsAtOnceAndBadIdsAreRefusedBeforeAnythingIsDeleted() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 2_500; i++) {

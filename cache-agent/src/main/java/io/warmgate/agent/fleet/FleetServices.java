@@ -23,7 +23,9 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.UUID;
@@ -85,6 +87,10 @@ public final class FleetServices implements AutoCloseable {
   private StatsFlusher stats;
   private PreloadWorker worker;
   private Invalidator invalidator;
+  /** Ids awaiting their second pass → when their latest first pass began. */
+  private final Map<String, Long> secondPass = new LinkedHashMap<>();
+  /** Whether a second pass is scheduled; guarded by {@link #secondPass}. */
+  private boolean secondPassScheduled;
   private InvalidationListener invalidations;
   private long connectBackoffMillis = 100;
   private boolean connectFailureLogged;
@@ -256,15 +262,50 @@ public final class FleetServices implements AutoCloseable {
     }
     long firstPass = settings.clock.millis();
     current.invalidate(ids);
-    List<String> again = List.copyOf(ids);
-    scheduleSafely(() -> {
-      try {
-        current.invalidateReadBefore(again, firstPass);
-      } catch (RuntimeException e) {
-        log.warn("cache '{}': second pass of an invalidation of {} ids failed: {}", cache.name(),
-            again.size(), e.toString());
+    boolean schedule;
+    synchronized (secondPass) {
+      for (String id : ids) {
+        secondPass.merge(id, firstPass, Math::max);
       }
-    }, settings.lockTtl.toMillis());
+      schedule = !secondPassScheduled;
+      secondPassScheduled = true;
+    }
+    if (schedule) {
+      scheduleSafely(() -> runSecondPass(current), settings.lockTtl.toMillis());
+    }
+  }
+
+  /**
+   * The second pass of every collected invalidation whose first pass began at least one lock TTL
+   * ago ({@link Invalidator#invalidateReadBefore}), in one call for a burst; an id invalidated
+   * again meanwhile waits for its latest first pass. Runs again for the ones not due yet.
+   */
+  private void runSecondPass(Invalidator current) {
+    long now = settings.clock.millis();
+    long ttl = settings.lockTtl.toMillis();
+    Map<String, Long> due = new LinkedHashMap<>();
+    long nextDue = Long.MAX_VALUE;
+    synchronized (secondPass) {
+      for (var it = secondPass.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<String, Long> e = it.next();
+        if (e.getValue() + ttl <= now) {
+          due.put(e.getKey(), e.getValue());
+          it.remove();
+        } else {
+          nextDue = Math.min(nextDue, e.getValue() + ttl);
+        }
+      }
+      secondPassScheduled = nextDue != Long.MAX_VALUE;
+    }
+    if (nextDue != Long.MAX_VALUE) {
+      scheduleSafely(() -> runSecondPass(current), Math.max(1, nextDue - now));
+    }
+    try {
+      current.invalidateReadBefore(due);
+    } catch (RuntimeException e) {
+      log.warn("cache '{}': second pass of an invalidation of {} ids failed: {}", cache.name(),
+          due.size(), e.toString());
+    }
   }
 
   /** Returns the tracker the cache records its lookups in; these services flush it. */

@@ -105,31 +105,29 @@ public final class Invalidator {
   }
 
   /**
-   * The second pass of an invalidation whose first pass began at {@code firstPassMillis} (this
-   * pod's clock, as the values' read times are): deletes, in every live key space, the values of
-   * {@code ids} whose origin read began before then, the old value a slow load wrote back, and
-   * tells every pod to drop those ids.
+   * The second pass of invalidations: for each id, the time its first pass began (this pod's
+   * clock, as the values' read times are). Deletes, in every live key space, the value of each id
+   * whose origin read began before its first pass, the old value a slow load wrote back, and tells
+   * every pod to drop those ids.
    *
    * @return the ids whose value was deleted again
    * @throws IllegalStateException if Valkey did not complete it within the timeout
    */
-  public Set<String> invalidateReadBefore(Collection<String> ids, long firstPassMillis) {
-    List<String> distinct = List.copyOf(new LinkedHashSet<>(ids));
-    if (distinct.isEmpty()) {
+  public Set<String> invalidateReadBefore(Map<String, Long> firstPassMillis) {
+    if (firstPassMillis.isEmpty()) {
       return Set.of();
     }
     long deadline = System.nanoTime() + timeout.toNanos();
     List<String> checked = new ArrayList<>();
     List<RedisFuture<Long>> deletions = new ArrayList<>();
-    String since = Long.toString(firstPassMillis);
     Set<String> hashes = liveKeySpaces();
     for (String hash : hashes) {
       KeySpace space = keys.withSchemaHash(hash);
-      for (String id : distinct) {
+      firstPassMillis.forEach((id, since) -> {
         checked.add(id);
         deletions.add(valkey.async().eval(DELETE_READ_BEFORE, ScriptOutputType.INTEGER,
-            new String[] {space.valueKey(id)}, since));
-      }
+            new String[] {space.valueKey(id)}, Long.toString(since)));
+      });
     }
     Set<String> deleted = new LinkedHashSet<>();
     for (int i = 0; i < deletions.size(); i++) {
