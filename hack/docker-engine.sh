@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts a Docker engine for hack/kind-e2e.sh where none runs, installing what is missing:
-#   - docker.io (Debian package: dockerd, containerd, runc and the CLI) and jq;
+#   - Debian's Docker package (dockerd, containerd, runc and the CLI) and jq;
 #   - dockerd, started in the background with its own config file and log under
 #     $WARMGATE_CACHE_DIR/docker (overlay2, cgroupfs driver);
 #   - when this process's bounding set lacks CAP_SYS_RESOURCE (some sandboxes refuse it), every
