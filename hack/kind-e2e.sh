@@ -13,7 +13,11 @@
 # Settings: KIND_CLUSTER_NAME (warmgate-e2e), KIND_NODE_IMAGE (kind's default node image),
 # WARMGATE_KIND_KEEP=1 (keep the cluster afterwards; an existing cluster of that name is always reused),
 # WARMGATE_VALKEY_IMAGE (valkey/valkey:8.1), WARMGATE_EMULATOR_BASE_IMAGE (debian:bookworm-slim),
-# WARMGATE_JIB_BASE_IMAGE (the Java base image of ours; default: the pom's), MVN_ARGS.
+# WARMGATE_JIB_BASE_IMAGE (the Java base image of ours; default: the pom's), WARMGATE_ARGO_ROLLOUTS_IMAGE
+# (the controller image; default: the one install.yaml names), MVN_ARGS.
+# Offline (no registry reachable): hack/docker-engine.sh, then hack/kind-images.sh, which builds the
+# node image and the Valkey, Java and Argo Rollouts images and prints the settings that use them.
+# An image of these settings found in the Docker engine is loaded into Kind: the node need not pull it.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 CLUSTER="${KIND_CLUSTER_NAME:-warmgate-e2e}"
@@ -21,6 +25,7 @@ NODE_IMAGE="${KIND_NODE_IMAGE:-}"
 KEEP="${WARMGATE_KIND_KEEP:-0}"
 VALKEY_IMAGE="${WARMGATE_VALKEY_IMAGE:-valkey/valkey:8.1}"
 EMULATOR_BASE_IMAGE="${WARMGATE_EMULATOR_BASE_IMAGE:-debian:bookworm-slim}"
+ARGO_IMAGE="${WARMGATE_ARGO_ROLLOUTS_IMAGE:-}"
 EMULATOR_BIN=/usr/lib/google-cloud-sdk/bin/cloud_spanner_emulator/emulator_main
 TAG=dev
 OPERATOR_IMAGE="warmgate/warmgate-operator:$TAG"
@@ -89,6 +94,12 @@ EOF
   log "building $EMULATOR_IMAGE from $EMULATOR_BIN on $EMULATOR_BASE_IMAGE"
   docker build -q -t "$EMULATOR_IMAGE" "$dir" >/dev/null
   "$KIND" load docker-image --name "$CLUSTER" "$OPERATOR_IMAGE" "$APP_IMAGE" "$EMULATOR_IMAGE"
+  local image
+  for image in "$VALKEY_IMAGE" $ARGO_IMAGE; do
+    if docker image inspect "$image" >/dev/null 2>&1; then
+      "$KIND" load docker-image --name "$CLUSTER" "$image"
+    fi
+  done
 }
 
 install_argo_rollouts() {
@@ -99,6 +110,11 @@ install_argo_rollouts() {
   kubectl create namespace argo-rollouts --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   # Server-side: the CRDs are too large for the last-applied annotation.
   kubectl apply --server-side --force-conflicts -n argo-rollouts -f "$dir/manifests/install.yaml" >/dev/null
+  if [[ -n "$ARGO_IMAGE" ]]; then
+    kubectl -n argo-rollouts patch deployment argo-rollouts --type=json -p "[
+      {\"op\": \"replace\", \"path\": \"/spec/template/spec/containers/0/image\", \"value\": \"$ARGO_IMAGE\"},
+      {\"op\": \"replace\", \"path\": \"/spec/template/spec/containers/0/imagePullPolicy\", \"value\": \"IfNotPresent\"}]" >/dev/null
+  fi
   kubectl -n argo-rollouts rollout status deployment/argo-rollouts --timeout=300s
 }
 

@@ -70,3 +70,14 @@ build_tools() {
   done
   echo "$want" > "$stamp"
 }
+
+# The version stamps of an official Kubernetes build (kubeadm and kubelet check them).
+k8s_ldflags() {
+  local v="v$K8S_VERSION" major minor
+  major="${K8S_VERSION%%.*}"; minor="$(cut -d. -f2 <<<"$K8S_VERSION")"
+  local f
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    f+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
+  done
+  echo "$f"
+}
