@@ -34,7 +34,7 @@ class DurationsAgreeIT {
   /** Every duration field of the spec. */
   static final List<String> DURATION_FIELDS = List.of("l1Ttl", "l2Ttl", "negativeTtl",
       "refreshAhead", "lockTtl", "l2Timeout", "maxStaleness", "staleIfError", "warmup.maxWait",
-      "warmup.hitRatioWindow");
+      "warmup.hitRatioWindow", "changeStream.heartbeat");
 
   static String namespace;
   static JSONSchemaProps spec;
