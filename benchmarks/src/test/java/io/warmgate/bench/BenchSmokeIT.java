@@ -2,12 +2,10 @@ package io.warmgate.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,20 +22,7 @@ class BenchSmokeIT {
 
   @BeforeAll
   static void runQuickBenchmarks() throws Exception {
-    String classpath = "target/classes" + File.pathSeparator
-        + Files.readString(Path.of("target", "classpath.txt")).trim();
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Dwarmgate.repo.dir=" + Path.of("..").toAbsolutePath().normalize(),
-        "-cp", classpath, BenchMain.class.getName(), "--quick", "--out", OUT.toString()));
-    Files.createDirectories(OUT);
-    Process process = new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(OUT.resolve("run.log").toFile())
-        .start();
-    assertThat(process.waitFor(15, TimeUnit.MINUTES)).as("quick benchmarks finish in 15 min").isTrue();
-    assertThat(process.exitValue()).as("exit status; see " + OUT.resolve("run.log")).isZero();
-    report = Files.readString(OUT.resolve("report.md"));
+    report = QuickBench.run(OUT, Duration.ofMinutes(15));
   }
 
   @Test

@@ -2,11 +2,8 @@ package io.warmgate.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,20 +19,7 @@ class ClusterBenchSmokeIT {
 
   @BeforeAll
   static void runQuickClusterBenchmarks() throws Exception {
-    String classpath = "target/classes" + File.pathSeparator
-        + Files.readString(Path.of("target", "classpath.txt")).trim();
-    Files.createDirectories(OUT);
-    Process process = new ProcessBuilder(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Dwarmgate.repo.dir=" + Path.of("..").toAbsolutePath().normalize(),
-        "-cp", classpath, BenchMain.class.getName(), "--quick", "--only", "cluster",
-        "--out", OUT.toString()))
-        .redirectErrorStream(true)
-        .redirectOutput(OUT.resolve("run.log").toFile())
-        .start();
-    assertThat(process.waitFor(10, TimeUnit.MINUTES)).as("quick cluster benchmarks finish").isTrue();
-    assertThat(process.exitValue()).as("exit status; see " + OUT.resolve("run.log")).isZero();
-    report = Files.readString(OUT.resolve("report.md"));
+    report = QuickBench.run(OUT, Duration.ofMinutes(10), "--only", "cluster");
   }
 
   @Test

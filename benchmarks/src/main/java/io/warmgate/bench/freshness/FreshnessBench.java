@@ -3,8 +3,7 @@ package io.warmgate.bench.freshness;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.google.cloud.spanner.DatabaseClient;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.warmgate.bench.common.Percentiles;
 import io.warmgate.bench.common.Summary;
 import io.warmgate.example.deal.DealChanges;
 import io.warmgate.example.deal.DealSeeder;
@@ -72,7 +71,7 @@ public final class FreshnessBench {
   private static FreshnessRun.Result measure(String name, DatabaseClient db, RedisServer redis,
       List<String> ids, FreshnessParams params, Changes changes, boolean fillLease)
       throws Exception {
-    flush(redis);
+    redis.flushAll();
     try (FreshnessFleet fleet = FreshnessFleet.start(db, redis.uri(), params.agents(), fillLease)) {
       fleet.warm(ids);
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -87,15 +86,6 @@ public final class FreshnessBench {
       Thread.sleep(2_000);
       System.out.println("freshness: " + name + ": " + params.changes() + " changes");
       return FreshnessRun.run(name, fleet, changes, params);
-    }
-  }
-
-  private static void flush(RedisServer redis) {
-    RedisClient client = RedisClient.create(redis.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      c.sync().flushall();
-    } finally {
-      client.shutdown();
     }
   }
 
@@ -160,10 +150,7 @@ public final class FreshnessBench {
   }
 
   private static String ms(long[] sorted, double q) {
-    if (sorted.length == 0) {
-      return "n/a";
-    }
-    int i = (int) Math.ceil(q * sorted.length) - 1;
-    return String.format(Locale.ROOT, "%,d ms", sorted[Math.max(0, Math.min(sorted.length - 1, i))]);
+    return sorted.length == 0 ? "n/a"
+        : String.format(Locale.ROOT, "%,d ms", Percentiles.nearestRank(sorted, q));
   }
 }

@@ -3,6 +3,7 @@ package io.warmgate.bench.freshness;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.bench.common.ZipfIds;
 import io.warmgate.example.deal.Deal;
+import io.warmgate.example.deal.DealSeeder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -127,7 +128,7 @@ final class FreshnessRun {
     Set<String> keys = new LinkedHashSet<>(change.changedIds());
     keys.add(change.probedId());
     if (change.kind().startsWith("advertiser")) {
-      keys.add(io.warmgate.example.deal.DealSeeder.advertiserId(
+      keys.add(DealSeeder.advertiserId(
           Integer.parseInt(change.probedId().substring("deal-".length()))));
     }
     return keys;

@@ -1,5 +1,6 @@
 package io.warmgate.bench.release;
 
+import io.warmgate.bench.common.Percentiles;
 import io.warmgate.bench.common.ZipfIds;
 import io.warmgate.bench.operator.ArgoRolloutPart;
 import io.warmgate.bench.operator.BenchPolicies;
@@ -262,12 +263,8 @@ final class ReleaseRun {
             l2Ttl.minus(p.scaled(Practice.REFRESH_AHEAD)).toMillis()), steadyPerSecond, peak,
         origins.meanMillisBetween(steadyFrom, t0), origins.meanMillisBetween(t0, end),
         List.copyOf(timeline), LEAD_SECONDS, lookups.size(), failures,
-        percentile(latencies, 0.50) / 1000.0, percentile(latencies, 0.99) / 1000.0,
+        Percentiles.nearestRank(latencies, 0.50) / 1000.0, Percentiles.nearestRank(latencies, 0.99) / 1000.0,
         (released - t0) / 1000.0, (end - t0) / 1000.0, gate.seconds(), gate.phase(),
         gate.coverage(), gate.registeredSeconds(), gate.steps(), traffic.failureKinds());
-  }
-
-  private static long percentile(long[] sorted, double q) {
-    return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   }
 }
