@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the end-to-end suite (RolloutGateE2E) on a Kind cluster, where pods are real containers.
-# Needs a Docker engine (the kwok path, hack/test.sh, does not); the CI job kind-e2e runs it.
+# Needs a Docker engine (the kwok tier does not); hack/test.sh runs it with --offline after the other tiers.
 #   - kind is built from its Go module (hack/tools/kind) into $WARMGATE_CACHE_DIR, like the other tools;
 #   - the operator and deal-service images are built by hack/image.sh --docker and loaded into Kind;
 #   - Argo Rollouts is installed from manifests/install.yaml of the module hack/tools/argo-rollouts pins;
@@ -14,11 +14,29 @@
 # WARMGATE_KIND_KEEP=1 (keep the cluster afterwards; an existing cluster of that name is always reused),
 # WARMGATE_VALKEY_IMAGE (valkey/valkey:8.1), WARMGATE_EMULATOR_BASE_IMAGE (debian:bookworm-slim),
 # WARMGATE_JIB_BASE_IMAGE (the Java base image of ours; default: the pom's), WARMGATE_ARGO_ROLLOUTS_IMAGE
-# (the controller image; default: the one install.yaml names), MVN_ARGS.
-# Offline (no registry reachable): hack/docker-engine.sh, then hack/kind-images.sh, which builds the
-# node image and the Valkey, Java and Argo Rollouts images and prints the settings that use them.
+# (the controller image; default: the one install.yaml names), WARMGATE_KIND_TESTS (the failsafe it.test
+# filter; default RolloutGateE2E, every scenario), MVN_ARGS.
+# --offline (no registry reachable; hack/test.sh runs this): starts a Docker engine where none answers
+# (hack/docker-engine.sh), builds the node image and the Valkey, Java and Argo Rollouts images
+# (hack/kind-images.sh) and uses them for every setting above not set already.
 # An image of these settings found in the Docker engine is loaded into Kind: the node need not pull it.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# Runs the two offline steps, then exports each setting of images.env that is not set yet.
+offline() {
+  bash "$WARMGATE_ROOT/hack/docker-engine.sh"
+  bash "$WARMGATE_ROOT/hack/kind-images.sh"
+  local key value
+  while IFS='=' read -r key value; do
+    [[ -n "${!key:-}" ]] || export "$key=$value"
+  done < "$WARMGATE_CACHE_DIR/kind-images/images.env"
+}
+
+case "${1:-}" in
+  "") ;;
+  --offline) offline ;;
+  *) die "usage: hack/kind-e2e.sh [--offline]" ;;
+esac
 
 CLUSTER="${KIND_CLUSTER_NAME:-warmgate-e2e}"
 NODE_IMAGE="${KIND_NODE_IMAGE:-}"
@@ -184,12 +202,18 @@ run_suite() {
   local args=(-B -ntp -Pe2e verify -pl e2e -am
     # Only the end-to-end suite: the other tiers need the local processes of hack/prereqs.sh.
     -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
-    -Dit.test=RolloutGateE2E -Dit.failIfNoSpecifiedTests=false)
+    "-Dit.test=${WARMGATE_KIND_TESTS:-RolloutGateE2E}" -Dit.failIfNoSpecifiedTests=false)
   # shellcheck disable=SC2206
   args+=(${MVN_ARGS:-})
   log "mvn ${args[*]} (WARMGATE_E2E_IN_CLUSTER=1, WARMGATE_E2E_KUBECONFIG=$KUBECONFIG)"
+  rm -rf "$WARMGATE_ROOT/e2e/target/failsafe-reports-e2e"
   (cd "$WARMGATE_ROOT" && WARMGATE_E2E_KUBECONFIG="$KUBECONFIG" WARMGATE_E2E_IN_CLUSTER=1 \
     WARMGATE_E2E_APP_IMAGE="$APP_IMAGE" mvn "${args[@]}")
+  # A filter that matches no test would pass with nothing run.
+  local summary="$WARMGATE_ROOT/e2e/target/failsafe-reports-e2e/failsafe-summary.xml" completed
+  completed="$(sed -n 's:.*<completed>\([0-9]*\)</completed>.*:\1:p' "$summary" 2>/dev/null || true)"
+  ((${completed:-0} > 0)) || die "no end-to-end test ran (WARMGATE_KIND_TESTS=${WARMGATE_KIND_TESTS:-RolloutGateE2E}): name a class or Class#method of e2e"
+  log "$completed end-to-end tests passed on Kind"
 }
 
 main() {

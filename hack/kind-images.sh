@@ -14,8 +14,8 @@
 #      instead of local-path-provisioner;
 #   5. $VALKEY_IMAGE (Debian's redis-server) and $JAVA_IMAGE (Debian's OpenJDK 17, the Jib base)
 #      and $ARGO_IMAGE (the rollouts-controller hack/prereqs.sh builds) for hack/kind-e2e.sh;
-#      the script prints the settings that use them.
-# Then: KIND_NODE_IMAGE=$NODE_IMAGE hack/kind-e2e.sh. Needs a Docker engine (hack/docker-engine.sh),
+#      the settings of hack/kind-e2e.sh that use them go to $WORK_DIR/images.env.
+# Then: hack/kind-e2e.sh --offline (which runs this script). Needs a Docker engine (hack/docker-engine.sh),
 # debootstrap (installed with apt when missing), gcc and Go.
 # Idempotent: an image already in the Docker engine is not rebuilt (--force rebuilds all).
 # Settings: WARMGATE_KIND_NODE_IMAGE, DEBIAN_MIRROR (http://deb.debian.org/debian).
@@ -29,6 +29,7 @@ JAVA_IMAGE="warmgate/java:17-bookworm"
 ARGO_IMAGE="warmgate/argo-rollouts:v$ARGO_ROLLOUTS_VERSION"
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 WORK_DIR="$WARMGATE_CACHE_DIR/kind-images"
+SETTINGS="$WORK_DIR/images.env"
 KUBE_NODE_BIN="$WARMGATE_CACHE_DIR/bin/kubernetes-node-v$K8S_VERSION"
 COREDNS_BIN="$WARMGATE_CACHE_DIR/bin/coredns"
 KIND_SRC=""
@@ -254,7 +255,15 @@ build_workloads() {
     DOCKER_BUILDKIT=0 docker build -q -t "$ARGO_IMAGE" "$ctx" >/dev/null
   fi
   rm -rf "$ctx"
-  log "for hack/kind-e2e.sh: WARMGATE_VALKEY_IMAGE=$VALKEY_IMAGE WARMGATE_EMULATOR_BASE_IMAGE=$ROOTFS_IMAGE WARMGATE_JIB_BASE_IMAGE=docker://$JAVA_IMAGE WARMGATE_ARGO_ROLLOUTS_IMAGE=$ARGO_IMAGE"
+}
+
+# The settings of hack/kind-e2e.sh that use these images (kind-e2e.sh --offline reads them).
+write_settings() {
+  mkdir -p "$WORK_DIR"
+  printf '%s\n' "KIND_NODE_IMAGE=$NODE_IMAGE" "WARMGATE_VALKEY_IMAGE=$VALKEY_IMAGE" \
+    "WARMGATE_EMULATOR_BASE_IMAGE=$ROOTFS_IMAGE" "WARMGATE_JIB_BASE_IMAGE=docker://$JAVA_IMAGE" \
+    "WARMGATE_ARGO_ROLLOUTS_IMAGE=$ARGO_IMAGE" > "$SETTINGS"
+  log "settings for hack/kind-e2e.sh in $SETTINGS: $(paste -sd' ' "$SETTINGS")"
 }
 
 main() {
@@ -272,7 +281,7 @@ main() {
   timed "kubeadm images" build_components
   timed "node image" build_node
   timed "valkey and java images" build_workloads
-  log "node image: $NODE_IMAGE (KIND_NODE_IMAGE=$NODE_IMAGE hack/kind-e2e.sh)"
+  write_settings
 }
 
 main "$@"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The test command: installs missing prerequisites, then runs every tier
 # (*Test unit tests, *IT integration tests on real Redis / Spanner emulator / kube-apiserver,
-# *E2E on a local kwok cluster with the Argo Rollouts controller).
-# Settings: MVN_ARGS (extra Maven arguments), WARMGATE_TEST_PROFILES (default "e2e").
+# *E2E on a local kwok cluster with the Argo Rollouts controller), then the end-to-end suite on a Kind
+# cluster with container pods (hack/kind-e2e.sh --offline: a Docker engine is started and every image
+# built here).
+# Settings: MVN_ARGS (extra Maven arguments), WARMGATE_TEST_PROFILES (default "e2e"),
+# WARMGATE_KIND (default 1; 0 skips the Kind tier), WARMGATE_KIND_TESTS (its scenarios; see below).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 timed "prerequisites" bash "$WARMGATE_ROOT/hack/prereqs.sh"
@@ -16,3 +19,21 @@ args+=(${MVN_ARGS:-})
 cd "$WARMGATE_ROOT"
 log "mvn ${args[*]}"
 timed "maven verify" mvn "${args[@]}"
+
+# The Kind tier: the scenarios that need real containers and the chart's operator (the kwok tier runs
+# them all): the schema-changing release, an operator restart during warming (its Deployment and the
+# webhook through its Service), and a changed row followed by the watcher of container pods.
+KIND_TESTS_DEFAULT='RolloutGateE2E#schemaChangeIsHeldPreloadedAndReleasedOnceWarm+operatorKilledMidWarmNeverReleasesEarly+aChangedDealIsServedFreshByEveryPod'
+if [[ "${WARMGATE_KIND:-1}" == 0 ]]; then
+  warn "WARMGATE_KIND=0: the Kind tier is skipped"
+  exit 0
+fi
+engine_was_up=0
+docker info >/dev/null 2>&1 && engine_was_up=1
+kind_status=0 kind_start=$SECONDS
+WARMGATE_KIND_TESTS="${WARMGATE_KIND_TESTS:-$KIND_TESTS_DEFAULT}" \
+  bash "$WARMGATE_ROOT/hack/kind-e2e.sh" --offline || kind_status=$?
+log "kind e2e: $((SECONDS - kind_start))s"
+# Leave no engine behind that this run started.
+((engine_was_up)) || bash "$WARMGATE_ROOT/hack/docker-engine.sh" --stop || true
+((kind_status == 0)) || die "the Kind tier failed (exit $kind_status); its output is above. It needs a Docker engine that runs --privileged containers (hack/docker-engine.sh); WARMGATE_KIND=0 skips it"

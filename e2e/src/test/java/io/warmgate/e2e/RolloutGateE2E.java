@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -166,14 +168,19 @@ class RolloutGateE2E {
             "preloadRate", 100, "minCoverage", 95, "maxWait", "5m", "onTimeout", "Hold"));
         Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 50, 7)) {
       Object firstRevision = app.rolloutStatus().get("stableRS");
-      long start = System.nanoTime();
+      Set<Object> phasesSeen = ConcurrentHashMap.newKeySet();
       app.setEnv("APP_REVISION", "2");
 
-      await("rollout Healthy on the new revision").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-          .until(() -> app.healthyAndDone() && !firstRevision.equals(app.rolloutStatus().get("stableRS")));
+      // The bound only guards against a hang: how long the pods take to start depends on the machine.
+      await("rollout Healthy on the new revision").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200))
+          .until(() -> {
+            phasesSeen.add(String.valueOf(app.gate().get("phase")));
+            return app.healthyAndDone() && !firstRevision.equals(app.rolloutStatus().get("stableRS"));
+          });
       assertThat(app.gate().get("phase")).isEqualTo("Skipped");
-      long seconds = (System.nanoTime() - start) / 1_000_000_000L;
-      assertThat(seconds).as("a same-schema rollout waits for nothing but pods").isLessThan(60);
+      // Waiting is the phase while the canary's pods start and their agents register.
+      assertThat(phasesSeen).as("a same-schema rollout waits for nothing but pods: the gate never warmed")
+          .doesNotContain("Warming");
     }
   }
 

@@ -133,7 +133,7 @@ class HelmChartIT {
             + "warmgate-operator-webhook.warmgate-system.svc.cluster.local");
 
     MutatingWebhook webhook = one(objects, MutatingWebhookConfiguration.class).getWebhooks().get(0);
-    assertThat(webhook.getFailurePolicy()).isEqualTo("Ignore");
+    assertThat(webhook.getFailurePolicy()).isEqualTo("Fail");
     assertThat(webhook.getSideEffects()).isEqualTo("NoneOnDryRun");
     assertThat(webhook.getReinvocationPolicy()).isEqualTo("IfNeeded");
     assertThat(webhook.getClientConfig().getService().getName())
@@ -166,7 +166,7 @@ class HelmChartIT {
     MutatingWebhookConfiguration configuration = one(objects, MutatingWebhookConfiguration.class);
     assertThat(configuration.getMetadata().getAnnotations())
         .containsEntry("cert-manager.io/inject-ca-from", NAMESPACE + "/wg-webhook");
-    assertThat(configuration.getWebhooks().get(0).getFailurePolicy()).isEqualTo("Fail");
+    assertThat(configuration.getWebhooks().get(0).getFailurePolicy()).isEqualTo("Ignore");
     NetworkPolicy network = one(objects, NetworkPolicy.class);
     assertThat(network.getSpec().getIngress().get(1).getFrom().get(0).getNamespaceSelector()
         .getMatchLabels()).containsEntry("kubernetes.io/metadata.name", "monitoring");
