@@ -49,6 +49,7 @@ check_tools() {
   if ! command -v debootstrap >/dev/null; then
     log "installing debootstrap (apt)"
     local sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
   fi
   build_tools kind "$KIND_BIN" "" sigs.k8s.io/kind
