@@ -35,7 +35,7 @@ final class QuickBench {
         .redirectErrorStream(true)
         .redirectOutput(out.resolve("run.log").toFile())
         .start();
-    assertThat(process.waitFor(limit.toMinutes(), TimeUnit.MINUTES))
+    assertThat(process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS))
         .as("quick benchmarks %s finish within %s", List.of(args), limit).isTrue();
     assertThat(process.exitValue()).as("exit status; see " + out.resolve("run.log")).isZero();
     return Files.readString(out.resolve("report.md"));

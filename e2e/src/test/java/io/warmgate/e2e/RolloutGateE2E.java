@@ -168,7 +168,7 @@ class RolloutGateE2E {
             "preloadRate", 100, "minCoverage", 95, "maxWait", "5m", "onTimeout", "Hold"));
         Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 50, 7)) {
       Object firstRevision = app.rolloutStatus().get("stableRS");
-      Set<Object> phasesSeen = ConcurrentHashMap.newKeySet();
+      Set<String> phasesSeen = ConcurrentHashMap.newKeySet();
       app.setEnv("APP_REVISION", "2");
 
       // The bound only guards against a hang: how long the pods take to start depends on the machine.
