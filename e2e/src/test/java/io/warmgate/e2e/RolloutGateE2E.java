@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,8 +26,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * webhook injected, the real Redis and Spanner emulator, and Zipf traffic. With
  * {@code WARMGATE_E2E_IN_CLUSTER=1} ({@code hack/kind-e2e.sh}) the same scenarios run on a real
  * cluster: the chart's operator, pods of the deal-service image, Valkey and the emulator in-cluster.
+ * Tagged {@value #KIND_TIER}: {@code hack/test.sh} leaves it out of the kwok tier when its Kind tier
+ * runs it.
  */
+@Tag(RolloutGateE2E.KIND_TIER)
 class RolloutGateE2E {
+
+  /** The tag of the suites the Kind tier runs. */
+  static final String KIND_TIER = "kind-tier";
 
   @RegisterExtension
   static final KwokClusterExtension cluster = new KwokClusterExtension();
