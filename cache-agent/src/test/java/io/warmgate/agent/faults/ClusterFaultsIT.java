@@ -95,6 +95,17 @@ class ClusterFaultsIT {
 
     long lastError;
 
+    /** Both pods' figures, one line each. */
+    String figures() {
+      return a.figures() + System.lineSeparator() + b.figures();
+    }
+
+    /** L2 answered, and without error, between the counts {@code from} and {@code to}. */
+    static void assertL2Answered(long[] from, long[] to, String after, String report) {
+      assertThat(to[1] - from[1]).as("L2 answers after %s%n%s", after, report).isGreaterThan(100);
+      assertThat(to[2] - from[2]).as("no L2 error after %s%n%s", after, report).isZero();
+    }
+
     /**
      * Notes, until the returned thread is interrupted, when each pod's L2 breaker changes state,
      * in ms since {@code sinceNanos}.
@@ -162,11 +173,11 @@ class ClusterFaultsIT {
       double steadyRate = (atKill[0] - steadyStart[0]) / steady.seconds();
       double failoverRate = (atBack[0] - atKill[0]) / failoverSeconds;
       double afterRate = (atEnd[0] - atBack[0]) / after.seconds();
-      String report = String.format("%s%n%s%nbreakers after the kill: %s%nprimary %d killed: "
+      String report = String.format("%s%nbreakers after the kill: %s%nprimary %d killed: "
               + "replica promoted and cluster healthy after %d ms, agents' L2 errors stopped %d ms "
               + "after the kill; origin reads/s steady %.1f, failover %.1f (%.2fx), after %.1f; L2 "
               + "errors during failover %d; L2 hits steady %d, failover %d, after %d",
-          run.a.figures(), run.b.figures(), timeline, victim.port(), promoted.toMillis(),
+          run.figures(), timeline, victim.port(), promoted.toMillis(),
           l2BackMillis, steadyRate, failoverRate, failoverRate / steadyRate, afterRate,
           atBack[2] - atKill[2], atKill[1] - steadyStart[1], atBack[1] - atKill[1],
           atEnd[1] - atBack[1]);
@@ -176,9 +187,7 @@ class ClusterFaultsIT {
       assertThat(steadyRate).as("the origin is read in steady state").isPositive();
       assertThat(failoverRate).as("origin reads/s during failover vs %.1f/s steady", steadyRate)
           .isLessThanOrEqualTo(MAX_MULTIPLE * steadyRate);
-      assertThat(atEnd[1] - atBack[1]).as("L2 answers again after the failover%n%s", report)
-          .isGreaterThan(100);
-      assertThat(atEnd[2] - atBack[2]).as("no L2 error after the failover%n%s", report).isZero();
+      Run.assertL2Answered(atBack, atEnd, "the failover", report);
       assertThat(failover.lookups()).as("the load kept its rate").isGreaterThan(1_000);
     }
   }
@@ -215,11 +224,11 @@ class ClusterFaultsIT {
       double steadyRate = (atMove[0] - steadyStart[0]) / steady.seconds();
       double movingRate = (atBack[0] - atMove[0]) / moving.seconds();
       double afterRate = (atEnd[0] - atBack[0]) / after.seconds();
-      String report = String.format("%s%n%s%nbreakers from the move on: %s%n%d slots moved to %d "
+      String report = String.format("%s%nbreakers from the move on: %s%n%d slots moved to %d "
               + "in %d ms while serving, %s; "
               + "origin reads/s steady %.1f, resharding until L2 was quiet %.1f (%.2fx), after %.1f; L2 "
               + "errors resharding %d, after %d; L2 hits steady %d, resharding %d, after %d",
-          run.a.figures(), run.b.figures(), timeline, RedisCluster.SLOTS / 3, target.port(),
+          run.figures(), timeline, RedisCluster.SLOTS / 3, target.port(),
           took.toMillis(), l2Back, steadyRate, movingRate, movingRate / steadyRate,
           afterRate, atBack[2] - atMove[2], atEnd[2] - atBack[2], atMove[1] - steadyStart[1],
           atBack[1] - atMove[1], atEnd[1] - atBack[1]);
@@ -230,9 +239,7 @@ class ClusterFaultsIT {
           .satisfies(n -> assertThat(n.slots()).isGreaterThan(RedisCluster.SLOTS * 2 / 3 - 2));
       assertThat(movingRate).as("origin reads/s while resharding vs %.1f/s steady", steadyRate)
           .isLessThanOrEqualTo(MAX_MULTIPLE * steadyRate);
-      assertThat(atEnd[1] - atBack[1]).as("L2 answers after the move%n%s", report)
-          .isGreaterThan(100);
-      assertThat(atEnd[2] - atBack[2]).as("no L2 error after the move%n%s", report).isZero();
+      Run.assertL2Answered(atBack, atEnd, "the move", report);
     }
   }
 }
