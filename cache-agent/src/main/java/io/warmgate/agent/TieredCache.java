@@ -42,11 +42,11 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>L2 bytes per unknown id. One lookup of an id the origin does not know creates at most two
  * L2 keys in a pod: the negative entry (key {@code wg:<cache>:<hash>:<escaped id>}, value a 13 + h
- * byte envelope) and the fill lease (the same key plus {@code :fill}, value the token
+ * byte envelope) and the fill lease (key {@code {<value key>}:fill}, value the token
  * {@code <pod name>/<uuid>}); a later lookup of it creates at most the refresh lock, the size of
  * the lease. The escaped id takes at most 3 bytes per byte of UTF-8, so one lookup writes at most
- * {@code 6 × maxIdBytes + 2c + 3h + p + 65} bytes of keys and values, for a cache name of c
- * chars, a schema hash of h = 12 and a pod name of p: 3,362 bytes with the default
+ * {@code 6 × maxIdBytes + 2c + 3h + p + 67} bytes of keys and values, for a cache name of c
+ * chars, a schema hash of h = 12 and a pod name of p: 3,364 bytes with the default
  * {@value #DEFAULT_MAX_ID_BYTES}-byte limit, 63-char cache and pod names. The lease is deleted
  * when the load ends and the entry expires after the negative TTL. With fleet services, the hot-key
  * sampler may also add an id of at most 512 bytes to the cache's hot set.

@@ -186,7 +186,7 @@ class FillLeaseIT {
   }
 
   private void awaitNoLeaseLeft() {
-    await().atMost(Duration.ofSeconds(5)).until(() -> valkey.bytes().keys("wg:deals:*:fill").isEmpty());
+    await().atMost(Duration.ofSeconds(5)).until(() -> valkey.bytes().keys("{wg:deals:*}:fill").isEmpty());
   }
 
   private Map<String, String> expected(List<String> ids) {
@@ -234,6 +234,35 @@ class FillLeaseIT {
     assertThat(sum(fleet, "lapsed") + sum(fleet, "timeout") + sum(fleet, "skipped")).isZero();
     assertThat(fleet).allSatisfy(p -> assertThat(p.count("warmgate.cache.gets", "tier", "l2",
         "result", "miss")).as("a waited lookup missed L2 when it asked").isEqualTo(IDS.size()));
+    awaitNoLeaseLeft();
+  }
+
+  /**
+   * The holder writes the value, then releases the lease. Should the lease go first, as when the
+   * value's server is slow to write and the lease lives on another one, the waiter would find
+   * neither, call the lease lapsed and read the origin again. Value and lease share a slot, so the
+   * release waits behind the write.
+   */
+  @Test
+  void aWaiterServesTheValueEvenWhenItsServerIsSlowToWriteIt() {
+    Pod a = pod("a", LONG_WAIT);
+    Pod b = pod("b", LONG_WAIT);
+    String id = IDS.get(5);
+    a.origin.hold();
+    CompletableFuture<String> holder = a.cache.getAsync(id);
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+    CompletableFuture<String> waiter = b.cache.getAsync(id);
+    awaitLeaseAttempts(2);
+
+    // Within the pods' 1 s L2 timeout; the holder's 150 ms read ends inside it.
+    valkey.pauseWritesOf(keys(a).valueKey(id), Duration.ofMillis(600));
+    a.origin.release();
+
+    assertThat(waiter.join()).isEqualTo("D" + id);
+    assertThat(holder.join()).isEqualTo("D" + id);
+    assertThat(b.lease("waited")).as("b served a's value").isEqualTo(1);
+    assertThat(b.lease("lapsed") + b.lease("timeout") + b.lease("skipped")).isZero();
+    assertThat(reads.get(id)).as("origin reads of %s", id).hasValue(1);
     awaitNoLeaseLeft();
   }
 
@@ -367,7 +396,7 @@ class FillLeaseIT {
     assertThat(serverCalls("mget")).as("one batch read per pod (per slot on a cluster), no lease "
         + "look").isEqualTo(2 * valkey.mgetsFor(valueKeys));
     assertThat(valkey.commandCalls()).doesNotContainKeys("eval", "evalsha");
-    assertThat(valkey.bytes().keys("wg:deals:*:fill")).isEmpty();
+    assertThat(valkey.bytes().keys("{wg:deals:*}:fill")).isEmpty();
     for (String outcome : List.of("won", "waited", "lapsed", "timeout", "skipped")) {
       assertThat(a.lease(outcome) + b.lease(outcome)).as(outcome).isZero();
     }

@@ -9,6 +9,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
@@ -68,6 +71,8 @@ public final class L2Extension implements BeforeEachCallback, AfterEachCallback 
   private ValkeyConnection<byte[]> bytes;
   private final List<RedisClient> nodeClients = new ArrayList<>();
   private final List<StatefulRedisConnection<String, String>> nodes = new ArrayList<>();
+  /** The port of each of {@link #nodes}. */
+  private final List<Integer> nodePorts = new ArrayList<>();
 
   public L2Extension(L2Mode mode) {
     this.mode = mode;
@@ -203,6 +208,35 @@ public final class L2Extension implements BeforeEachCallback, AfterEachCallback 
     }
   }
 
+  /**
+   * {@code CLIENT PAUSE <ms> WRITE} on the primary that serves {@code key}: for {@code pause} it
+   * holds back every client's write commands, and whatever that client sent after them, while
+   * reads go on, as a primary slowed by a fork or a full disk would.
+   */
+  public void pauseWritesOf(String key, Duration pause) {
+    StatefulRedisConnection<String, String> node =
+        mode == L2Mode.STANDALONE ? nodes.get(0) : primaryOf(SlotHash.getSlot(key));
+    node.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
+        new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(pause.toMillis()).add("WRITE"));
+  }
+
+  /** The connection to the primary that serves {@code slot}, by {@code CLUSTER SLOTS}. */
+  private StatefulRedisConnection<String, String> primaryOf(int slot) {
+    for (Object range : nodes.get(0).sync().clusterSlots()) {
+      List<?> r = (List<?>) range;
+      if ((Long) r.get(0) <= slot && slot <= (Long) r.get(1)) {
+        int port = ((Long) ((List<?>) r.get(2)).get(1)).intValue();
+        int i = nodePorts.indexOf(port);
+        if (i < 0) {
+          throw new IllegalStateException("slot " + slot + " is served by port " + port
+              + ", not one of the primaries this test connected to: " + nodePorts);
+        }
+        return nodes.get(i);
+      }
+    }
+    throw new IllegalStateException("no primary serves slot " + slot);
+  }
+
   /** {@code CONFIG RESETSTAT} on every primary. */
   public void resetStats() {
     for (StatefulRedisConnection<String, String> node : nodes) {
@@ -258,6 +292,7 @@ public final class L2Extension implements BeforeEachCallback, AfterEachCallback 
       RedisClient client = RedisClient.create(RESOURCES, uri);
       nodeClients.add(client);
       nodes.add(client.connect());
+      nodePorts.add(port);
     }
   }
 
@@ -272,6 +307,7 @@ public final class L2Extension implements BeforeEachCallback, AfterEachCallback 
     }
     nodes.forEach(StatefulRedisConnection::close);
     nodes.clear();
+    nodePorts.clear();
     nodeClients.forEach(c -> c.shutdown(Duration.ZERO, Duration.ofSeconds(2)));
     nodeClients.clear();
   }

@@ -10,11 +10,17 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>Value key: {@code wg:<cache>:<schemaHash>:<escapedId>}. No hash tag, so values spread
  *       over every slot of a cluster.
- *   <li>Refresh lock: {@code wg:<cache>:<schemaHash>:<escapedId>:lock}.
- *   <li>Fill lease: {@code wg:<cache>:<schemaHash>:<escapedId>:fill}.
+ *   <li>Refresh lock: {@code {wg:<cache>:<schemaHash>:<escapedId>}:lock}.
+ *   <li>Fill lease: {@code {wg:<cache>:<schemaHash>:<escapedId>}:fill}.
  *   <li>Control keys (registry, stats, hot set, warm jobs): {@code {wg:<cache>}:<name>}, one hash
  *       tag per cache so multi-key commands on them work in a cluster.
  * </ul>
+ *
+ * <p>An id's lock and lease keys carry its value key as their hash tag, so on a cluster all three
+ * live in one slot, on one primary: a look at value and lease together ({@code MGET}) is one
+ * atomic command, and a holder's value write reaches the server before the release that follows
+ * it on the same connection. In separate slots a waiter could see the lease gone before the value
+ * landed on another primary, and read the origin again.
  *
  * <p>Id escaping: the UTF-8 bytes of the id are kept when they are an ASCII letter, digit,
  * {@code -}, {@code _}, {@code .} or {@code ~} (RFC 3986 "unreserved"); every other byte,
@@ -96,7 +102,7 @@ public final class KeySpace {
 
   /** Returns the refresh-lock key of {@code id}. */
   public String lockKey(String id) {
-    return valuePrefix + escape(id) + ":lock";
+    return "{" + valueKey(id) + "}:lock";
   }
 
   /**
@@ -104,7 +110,7 @@ public final class KeySpace {
    * an L2 miss, so that other pods wait for its value instead of loading it too.
    */
   public String fillKey(String id) {
-    return valuePrefix + escape(id) + ":fill";
+    return "{" + valueKey(id) + "}:fill";
   }
 
   /** Returns {@code {wg:<cache>}}, the hash tag shared by this cache's control keys. */

@@ -3,6 +3,7 @@ package io.warmgate.agent.l2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lettuce.core.cluster.SlotHash;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -15,10 +16,19 @@ class KeySpaceTest {
   @Test
   void valueKeyIsPrefixHashAndId() {
     assertThat(keys.valueKey("deal-000001")).isEqualTo("wg:deals:0123456789ab:deal-000001");
-    assertThat(keys.lockKey("deal-000001")).isEqualTo("wg:deals:0123456789ab:deal-000001:lock");
-    assertThat(keys.fillKey("deal-000001")).isEqualTo("wg:deals:0123456789ab:deal-000001:fill");
+    assertThat(keys.lockKey("deal-000001")).isEqualTo("{wg:deals:0123456789ab:deal-000001}:lock");
+    assertThat(keys.fillKey("deal-000001")).isEqualTo("{wg:deals:0123456789ab:deal-000001}:fill");
     assertThat(keys.controlKey("agents")).isEqualTo("{wg:deals}:agents");
     assertThat(keys.valuePrefix()).isEqualTo("wg:deals:0123456789ab:");
+  }
+
+  @Test
+  void anIdsLockAndLeaseShareItsValuesClusterSlot() {
+    for (String id : List.of("deal-000001", "deal-000002", "a:b", "{x}", "}", "日本", "")) {
+      int slot = SlotHash.getSlot(keys.valueKey(id));
+      assertThat(SlotHash.getSlot(keys.lockKey(id))).as("lock of '%s'", id).isEqualTo(slot);
+      assertThat(SlotHash.getSlot(keys.fillKey(id))).as("lease of '%s'", id).isEqualTo(slot);
+    }
   }
 
   @Test
