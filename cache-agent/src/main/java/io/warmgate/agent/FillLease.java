@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>For the missed ids of a batch the pod sends {@code SET <fill key> <token> NX PX <leaseTtl>}
  * per id and, right behind them on the same connection, one {@code MGET} of the ids' value and
- * lease keys (on a cluster, Lettuce sends each key's command to its slot's primary over one
- * connection per node, and splits the {@code MGET} per slot, so the order per key holds). Then, per id:
+ * lease keys (on a cluster an id's value and lease keys share a slot, see {@link KeySpace}: Lettuce
+ * sends both to that slot's primary over one connection and keeps them in one {@code MGET}, so the
+ * look sees the lease just taken, and the holder's value write lands before its release). Then,
+ * per id:
  * <ul>
  *   <li><b>waited</b>: L2 now holds a readable, unexpired value (another pod's fill landed since
  *       the lookup's read): it is served from L2; a lease just won for it is released.

@@ -34,9 +34,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * connection, meters and origin) on one real redis-server and on a real Redis cluster, over a slow
  * in-memory origin that counts every id it reads. Holders are made slow or failing by holding their
  * origin on a latch; the lease commands every pod sent are counted by the servers
- * ({@code INFO commandstats}). On a cluster a value key and its lease key usually live in different
- * slots, often on different primaries: the lease's look behind its {@code SET NX} still sees it,
- * because both go to the lease key's primary over one connection.
+ * ({@code INFO commandstats}). On a cluster an id's value and lease keys share a slot, so its
+ * look behind the {@code SET NX} and the holder's write before its release each meet one primary
+ * over one connection.
  */
 @ParameterizedClass
 @EnumSource(L2Mode.class)
