@@ -181,6 +181,17 @@ class FillLeaseIT {
         .until(() -> serverCalls("set") >= n);
   }
 
+  /**
+   * Starts {@code pod}'s lookup of {@code id}, which wins the id's lease, and returns once its
+   * origin read has begun and is held ({@link PodOrigin#hold()}).
+   */
+  private CompletableFuture<String> heldLookup(Pod pod, String id) {
+    pod.origin.hold();
+    CompletableFuture<String> lookup = pod.cache.getAsync(id);
+    await().atMost(Duration.ofSeconds(5)).until(() -> pod.origin.calls.get() == 1);
+    return lookup;
+  }
+
   private KeySpace keys(Pod pod) {
     return new KeySpace(pod.cache.name(), pod.cache.schemaHash());
   }
@@ -248,9 +259,7 @@ class FillLeaseIT {
     Pod a = pod("a", LONG_WAIT);
     Pod b = pod("b", LONG_WAIT);
     String id = IDS.get(5);
-    a.origin.hold();
-    CompletableFuture<String> holder = a.cache.getAsync(id);
-    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+    CompletableFuture<String> holder = heldLookup(a, id);
     CompletableFuture<String> waiter = b.cache.getAsync(id);
     awaitLeaseAttempts(2);
 
@@ -271,10 +280,8 @@ class FillLeaseIT {
     Pod a = pod("a", LONG_WAIT);
     Pod b = pod("b", LONG_WAIT);
     String id = IDS.get(1);
-    a.origin.hold();
+    CompletableFuture<String> holder = heldLookup(a, id);
     a.origin.failure = new IllegalStateException("spanner unavailable");
-    CompletableFuture<String> holder = a.cache.getAsync(id);
-    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
 
     long start = System.nanoTime();
     CompletableFuture<String> waiter = b.cache.getAsync(id);
@@ -300,9 +307,7 @@ class FillLeaseIT {
     Pod a = pod("a", fillWait);
     Pod b = pod("b", fillWait);
     String id = IDS.get(2);
-    a.origin.hold();
-    CompletableFuture<String> holder = a.cache.getAsync(id);
-    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+    CompletableFuture<String> holder = heldLookup(a, id);
 
     long start = System.nanoTime();
     assertThat(b.cache.get(id)).isEqualTo("D" + id);
@@ -329,9 +334,7 @@ class FillLeaseIT {
       assertThat(b.cache.get(other)).isEqualTo("D" + other);
     }
     String id = IDS.get(3);
-    a.origin.hold();
-    CompletableFuture<String> holder = a.cache.getAsync(id);
-    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+    CompletableFuture<String> holder = heldLookup(a, id);
 
     long start = System.nanoTime();
     assertThat(b.cache.get(id)).isEqualTo("D" + id);
@@ -406,9 +409,7 @@ class FillLeaseIT {
   void aNotFoundIdIsWaitedForAndServedAsNotFound() {
     Pod a = pod("a", LONG_WAIT);
     Pod b = pod("b", LONG_WAIT);
-    a.origin.hold();
-    CompletableFuture<String> holder = a.cache.getAsync("nope");
-    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+    CompletableFuture<String> holder = heldLookup(a, "nope");
     CompletableFuture<String> waiter = b.cache.getAsync("nope");
     awaitLeaseAttempts(2);
     a.origin.release();
@@ -431,9 +432,7 @@ class FillLeaseIT {
     Pod a = pod("a", LONG_WAIT);
     Pod b = pod("b", LONG_WAIT);
     String looked = IDS.get(0);
-    a.origin.hold();
-    CompletableFuture<String> lookup = a.cache.getAsync(looked);
-    await().atMost(Duration.ofSeconds(5)).until(() -> a.origin.calls.get() == 1);
+    CompletableFuture<String> lookup = heldLookup(a, looked);
 
     CompletableFuture<Integer> fill = CompletableFuture.supplyAsync(() -> b.cache.fillL2(IDS.subList(0, 5)));
     // b reads the ids whose lease it won while it waits for a's.
