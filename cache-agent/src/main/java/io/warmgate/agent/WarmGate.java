@@ -211,14 +211,15 @@ public final class WarmGate<V> {
    * to write it to L2, instead of reading the origin itself (default 2 s; 0 = never wait and take
    * no fill lease, every pod that misses reads the origin).
    *
-   * <p>On an L2 miss the pod tries a per-id lease ({@code SET <id>:fill NX}, expiring after
-   * {@link #lockTtl}); the winner loads from the origin, writes L2 and releases it. The others poll
-   * L2 and serve the value once it is there; if the holder fails they read the origin at once. They
-   * wait about as long as this pod's own origin reads take (a smoothed mean plus four smoothed
-   * deviations of them, as TCP times retransmissions), never longer than this ceiling, and then
-   * read the origin themselves. So a waiter's latency depends on another pod's only as much as its
-   * own read would have cost: at worst the wait plus its own read. No lookup waits while L2 is
-   * failing or its circuit breaker is not closed.
+   * <p>On an L2 miss the pod tries a per-id lease ({@code SET {<value key>}:fill NX}, in the
+   * value's cluster slot, expiring after {@link #lockTtl}); the winner loads from the origin,
+   * writes L2 and releases it. The others poll L2 and serve the value once it is there; if the
+   * holder fails they read the origin at once. They wait about as long as this pod's own origin
+   * reads take (a smoothed mean plus four smoothed deviations of them, as TCP times
+   * retransmissions), never longer than this ceiling, and then read the origin themselves. So a
+   * waiter's latency depends on another pod's only as much as its own read would have cost: at
+   * worst the wait plus its own read. No lookup waits while L2 is failing or its circuit breaker
+   * is not closed.
    */
   public WarmGate<V> fillWait(Duration wait) {
     this.fillWait = notNegative("fillWait", wait);

@@ -146,8 +146,8 @@ public final class RedisCluster implements ManagedService {
         } catch (IllegalStateException e) {
           // A port picked free was taken before the node bound it (another process's
           // connection): before the cluster exists, the node can move to other ports.
-          if (created || attempt == 3 || !String.valueOf(e.getMessage())
-              .contains("Address already in use")) {
+          if (created || attempt == 3 || !(e instanceof PortTaken
+              || String.valueOf(e.getMessage()).contains("Address already in use"))) {
             throw e;
           }
           LOG.warn("redis cluster node on {}/{} could not bind; trying other ports", m.port,
@@ -176,6 +176,13 @@ public final class RedisCluster implements ManagedService {
         (System.nanoTime() - startNanos) / 1_000_000);
   }
 
+  /** A port picked free was bound by another process before the node could bind it. */
+  private static final class PortTaken extends IllegalStateException {
+    PortTaken(String message) {
+      super(message);
+    }
+  }
+
   private static Member freshMember() {
     int port = FreePorts.next();
     return new Member(port, FreePorts.next(),
@@ -194,7 +201,7 @@ public final class RedisCluster implements ManagedService {
       throw new IllegalStateException("cannot prepare " + m.dir, e);
     }
     if (FreePorts.isListening(m.port)) {
-      throw new IllegalStateException("cannot start a cluster node: port " + m.port
+      throw new PortTaken("cannot start a cluster node: port " + m.port
           + " is taken by another process");
     }
     List<String> command = new ArrayList<>(List.of(binary.toString(),
