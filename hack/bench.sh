@@ -9,11 +9,11 @@
 # Arguments go to the runner: --only jmh,fleet,release,operator, the fleet's --agents K --deals N
 # --skew S --requests R --seed X (e.g. hack/bench.sh --only fleet --agents 16) and the release's
 # --release-<name> value (agents, deals, skew, rate, hot-set-size, preload-rate, time-factor, ...).
-# A full run with no arguments also rewrites README's Performance table, docs/benchmark-report.md
+# A full run with no arguments also rewrites the tables of docs/performance.md, docs/benchmark-report.md
 # and docs/release-origin-reads.svg. The cluster part (the L2 benchmarks on a Redis cluster, about
-# ten minutes) runs only when named: `hack/bench.sh --only cluster` rewrites README's cluster table
+# ten minutes) runs only when named: `hack/bench.sh --only cluster` rewrites its cluster table
 # and docs/benchmark-cluster.md. So does the freshness part (staleness after a write with change
-# streams, --freshness-<name> value): `hack/bench.sh --only freshness` rewrites README's freshness
+# streams, --freshness-<name> value): `hack/bench.sh --only freshness` rewrites its freshness
 # table and docs/benchmark-freshness.md.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -42,9 +42,9 @@ timed "benchmarks" java -Dwarmgate.repo.dir="$WARMGATE_ROOT" \
   -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
   io.warmgate.bench.BenchMain "${args[@]}" "$@"
 
-# Copies a run's summary table into README.md between <!-- bench:<marker>:begin/end -->.
+# Copies a run's summary table into docs/performance.md between <!-- bench:<marker>:begin/end -->.
 copy_summary() {
-  python3 - "$WARMGATE_ROOT/README.md" "$1" "$2" <<'PY'
+  python3 - "$WARMGATE_ROOT/docs/performance.md" "$1" "$2" <<'PY'
 import sys
 readme, summary, marker = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3]
 text = open(readme).read()
@@ -54,25 +54,25 @@ open(readme, "w").write(text[:i] + summary + text[j:])
 PY
 }
 
-# A full run of every part regenerates the README's Performance table, the report kept in docs/
+# A full run of every part regenerates the tables of docs/performance.md, the report kept in docs/
 # and the release chart: no figure there is typed by hand.
 if [[ -f "$out/summary.md" && "${BENCH_QUICK:-0}" != 1 && $# -eq 0 ]]; then
-  log "copying the figures into README.md and docs/"
+  log "copying the figures into docs/"
   copy_summary "$out/summary.md" summary
   cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-report.md"
   cp "$out/release-origin-reads.svg" "$WARMGATE_ROOT/docs/release-origin-reads.svg"
 fi
 
-# The freshness part alone regenerates README's freshness table and its report in docs/.
+# The freshness part alone regenerates the freshness table of docs/performance.md and its report in docs/.
 if [[ -f "$out/freshness-summary.md" && "${BENCH_QUICK:-0}" != 1 && "$*" == "--only freshness" ]]; then
-  log "copying the freshness figures into README.md and docs/"
+  log "copying the freshness figures into docs/"
   copy_summary "$out/freshness-summary.md" freshness
   cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-freshness.md"
 fi
 
-# The cluster part alone regenerates README's cluster table and its report in docs/.
+# The cluster part alone regenerates the cluster table of docs/performance.md and its report in docs/.
 if [[ -f "$out/cluster-summary.md" && "${BENCH_QUICK:-0}" != 1 && "$*" == "--only cluster" ]]; then
-  log "copying the cluster figures into README.md and docs/"
+  log "copying the cluster figures into docs/"
   copy_summary "$out/cluster-summary.md" cluster
   cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-cluster.md"
 fi

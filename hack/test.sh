@@ -9,6 +9,9 @@
 # WARMGATE_KIND_TESTS and the other settings of hack/kind-e2e.sh apply).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# Every relative link of the Markdown files points at a file and heading that exist.
+python3 "$WARMGATE_ROOT/hack/check-links.py" || die "broken links in the docs (listed above): fix each link or the heading it names"
+
 timed "prerequisites" bash "$WARMGATE_ROOT/hack/prereqs.sh"
 
 profiles="${WARMGATE_TEST_PROFILES-e2e}"

@@ -124,7 +124,7 @@ public final class BenchMain {
         .append(" s.\n");
     Files.writeString(out.resolve("report.md"), report);
     if (!quick && parts.containsAll(PARTS)) {
-      // Only a full run of every part may stand for the README's table (hack/bench.sh copies it).
+      // Only a full run of every part may stand for docs/performance.md's table (hack/bench.sh copies it).
       Files.writeString(out.resolve("summary.md"), summary.markdown());
     }
     System.out.println(report);

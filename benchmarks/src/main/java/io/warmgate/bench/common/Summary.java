@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The one-table summary of a benchmark run: each part adds its headline rows, warmgate beside its
- * baseline of the same run. {@code hack/bench.sh} copies the table into README's Performance
- * section, so every figure there comes from a report, never from a hand.
+ * baseline of the same run. {@code hack/bench.sh} copies the table into
+ * docs/performance.md, so every figure there comes from a report, never from a hand.
  */
 public final class Summary {
 

@@ -1,2 +1,2 @@
-/** What the benchmark parts share: the summary table the README quotes and the Zipf id draws. */
+/** What the benchmark parts share: the summary table docs/performance.md quotes and the Zipf id draws. */
 package io.warmgate.bench.common;
