@@ -680,13 +680,11 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       held += loadAndWrite(claim.load(), mine);
       if (!claim.awaited().isEmpty()) {
         // After this fill's own reads: a batch does not stall behind another pod's slow one.
-        FillLease.Waited<V> waited = fillLease.awaitFills(claim.awaited(), wanted, FILL_TIMEOUT);
-        try {
-          held += served(waited.filled(), mine);
-          held += loadAndWrite(waited.load(), mine);
-        } finally {
-          waited.takenOver().forEach(taken -> fillLease.release(taken, FILL_TIMEOUT));
-        }
+        FillLease.Waited<V> waited = fillLease.awaitFills(claim.awaited(), wanted, FILL_TIMEOUT,
+            taken -> loadAndWrite(taken, mine));
+        held += served(waited.filled(), mine);
+        held += waited.read();
+        held += loadAndWrite(waited.load(), mine);
       }
       return held;
     } finally {

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -218,11 +219,9 @@ final class FillLease<V> {
 
   /**
    * The end of a wait for other pods' fills: the entries they wrote, the ids left to read, and
-   * the leases this fill took over on the way (to {@link #release(Claim, Duration) release} once
-   * written).
+   * how many ids the fill read itself on the way, after taking over their leases.
    */
-  record Waited<V>(Map<String, L2Tier.Entry<V>> filled, List<String> load,
-      List<Claim<V>> takenOver) {}
+  record Waited<V>(Map<String, L2Tier.Entry<V>> filled, List<String> load, int read) {}
 
   /**
    * Takes the fill lease of each of {@code ids} for a background fill, blocking the calling thread
@@ -293,14 +292,17 @@ final class FillLease<V> {
   /**
    * Waits, blocking the calling thread, for the fills of {@code ids} that other pods' leases hold,
    * polling L2 as lookups do, for up to {@code fillWait}. An id whose lease goes without a value
-   * is taken over as a lookup's is: won, it is to be read here (its lease in
-   * {@link Waited#takenOver}); lost, it is waited for further. An id still held at the end, or
-   * whose poll failed, is to be read here.
+   * is taken over as a lookup's is: won, it is read at once with {@code read} (which loads and
+   * writes ids, returning how many it wrote) and its lease released; lost, it is waited for
+   * further. An id still held at the end, or whose poll failed, is to be read by the caller.
+   *
+   * @throws RuntimeException what {@code read} throws, after releasing the leases it read under
    */
-  Waited<V> awaitFills(List<String> ids, Predicate<L2Tier.Entry<V>> wanted, Duration timeout) {
+  Waited<V> awaitFills(List<String> ids, Predicate<L2Tier.Entry<V>> wanted, Duration timeout,
+      ToIntFunction<List<String>> read) {
     Map<String, L2Tier.Entry<V>> filled = new LinkedHashMap<>();
     List<String> load = new ArrayList<>();
-    List<Claim<V>> takenOver = new ArrayList<>();
+    int readHere = 0;
     List<String> wait = ids;
     long start = System.nanoTime();
     long deadline = start + fillWaitNanos;
@@ -340,17 +342,19 @@ final class FillLease<V> {
         }
       }
       if (!lapsed.isEmpty()) {
+        // The holder failed or died: one waiter takes over, the others wait on its lease.
         Claim<V> taken = claim(lapsed, wanted, timeout, true);
         filled.putAll(taken.filled());
-        load.addAll(taken.load());
         still.addAll(taken.awaited());
-        if (!taken.won().isEmpty()) {
-          takenOver.add(taken);
+        try {
+          readHere += read.applyAsInt(taken.load());
+        } finally {
+          release(taken, timeout);
         }
       }
       wait = still;
     }
-    return new Waited<>(filled, load, takenOver);
+    return new Waited<>(filled, load, readHere);
   }
 
   /**

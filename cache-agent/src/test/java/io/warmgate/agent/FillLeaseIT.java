@@ -485,6 +485,28 @@ class FillLeaseIT {
   }
 
   @Test
+  void aFillTakesOverTheLeaseOfALookupWhoseOriginFailedAndReadsTheIdOnce() throws Exception {
+    Pod a = pod("a", LONG_WAIT);
+    Pod b = pod("b", LONG_WAIT);
+    String looked = IDS.get(0);
+    CompletableFuture<String> lookup = heldLookup(a, looked);
+    a.origin.failure = new IllegalStateException("spanner unavailable");
+
+    CompletableFuture<Integer> fill = CompletableFuture.supplyAsync(() -> b.cache.fillL2(IDS.subList(0, 5)));
+    await().atMost(Duration.ofSeconds(5)).until(() -> b.origin.calls.get() == 1);
+    assertThat(fill).as("the fill waits for the lease a holds").isNotDone();
+    a.origin.release();
+
+    assertThat(fill.get(10, TimeUnit.SECONDS)).isEqualTo(5);
+    assertThatThrownBy(lookup::join).hasCauseInstanceOf(CacheLoadException.class);
+    assertThat(reads.get(looked)).as("a's failed read and b's").hasValue(2);
+    assertThat(b.origin.calls).as("the four ids b won, then the one it took over").hasValue(2);
+    assertThat(b.lease("won")).isEqualTo(4);
+    assertThat(b.lease("lapsed")).isEqualTo(1);
+    awaitNoLeaseLeft();
+  }
+
+  @Test
   void aLookupOfAnotherPodWaitsForAFillsLease() {
     Pod a = pod("a", LONG_WAIT);
     Pod b = pod("b", LONG_WAIT);
