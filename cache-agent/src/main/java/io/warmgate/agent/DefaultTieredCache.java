@@ -55,7 +55,6 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   }
 
   private static final OriginRefused REFUSED = new OriginRefused();
-  private static final Runnable NOTHING = () -> { };
 
   private final String name;
   private final KeySpace keys;
@@ -65,9 +64,10 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   private final L2Tier<V> l2;
   private final L2Store store;
   private final RefreshAhead<V> refresher;
-  /** Both null when L2 is not configured or {@code fillWait} is 0: misses go to the origin. */
-  private final FillWait fillWait;
+  /** Null when L2 is not configured or {@code fillWait} is 0: misses go to the origin. */
   private final FillLease<V> fillLease;
+  /** Keeps this pod's fill leases and refresh locks alive while it loads; null without L2. */
+  private final LeaseRenewer renewer;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
   /** Where L2 replies are decoded and asynchronous lookups complete; see {@link TieredCache}. */
@@ -79,7 +79,8 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   private final long l2TtlMillis;
   private final long negativeL2TtlMillis;
   private final long refreshAheadMillis;
-  private final long lockTtlNanos;
+  /** How long a background fill waits for a lookup's load: its fill wait, then its own read. */
+  private final long lookupLoadNanos;
   private final long maxStalenessMillis;
   private final long staleIfErrorMillis;
   private final Duration staleIfError;
@@ -104,17 +105,17 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     this.l2TtlMillis = s.l2Ttl.toMillis();
     this.negativeL2TtlMillis = s.negativeL2Ttl.toMillis();
     this.refreshAheadMillis = s.refreshAhead.toMillis();
-    this.lockTtlNanos = s.lockTtl == null ? 0 : s.lockTtl.toNanos();
+    this.lookupLoadNanos = s.fillWait.toNanos() + s.originTimeout.toNanos();
     this.maxStalenessMillis = s.maxStaleness.toMillis();
     this.staleIfErrorMillis = s.staleIfError.toMillis();
     this.staleIfError = s.staleIfError;
     metrics.l1Size(l1::estimatedSize);
     this.store = s.l2;
-    this.refresher = l2 == null ? null
-        : new RefreshAhead<>(keys, store, s.lockTtl, s.podName, executor, metrics, this::refreshLoaded);
-    this.fillWait = l2 == null || s.fillWait.isZero() ? null : new FillWait(s.fillWait);
-    this.fillLease = fillWait == null ? null
-        : new FillLease<>(keys, store, l2, s.lockTtl, fillWait, s.podName, metrics);
+    this.renewer = l2 == null ? null : new LeaseRenewer(store, s.lockTtl, s.originTimeout);
+    this.refresher = l2 == null ? null : new RefreshAhead<>(keys, store, s.lockTtl, renewer,
+        s.podName, executor, metrics, this::refreshLoaded);
+    this.fillLease = l2 == null || s.fillWait.isZero() ? null
+        : new FillLease<>(keys, store, l2, s.lockTtl, s.fillWait, renewer, s.podName, metrics);
   }
 
   /** Everything the engine is made of; assembled by {@link WarmGate#build()}. */
@@ -136,6 +137,8 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     Duration refreshAhead;
     Duration lockTtl;
     Duration fillWait = Duration.ZERO;
+    /** The origin's {@link Origin#timeout}: how long a lease is renewed once its call began. */
+    Duration originTimeout = Duration.ofSeconds(Origin.DEFAULT_TIMEOUT_SECONDS);
     Duration maxStaleness;
     Duration staleIfError;
     long maxValueBytes;
@@ -248,6 +251,9 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
         Thread.currentThread().interrupt();
       }
     }
+    if (renewer != null) {
+      renewer.close();
+    }
     if (store != null) {
       store.close();
     }
@@ -353,7 +359,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
         return;
       }
       if (l2 == null) {
-        loadFromOriginAsync(ids, batch, stale, NOTHING);
+        loadFromOriginAsync(ids, batch, stale, FillLease.Held.NONE);
       } else {
         lookupL2(ids, batch, stale, replies);
       }
@@ -402,7 +408,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       }
       if (!misses.isEmpty()) {
         if (fillLease == null) {
-          loadFromOriginAsync(misses, batch, stale, NOTHING);
+          loadFromOriginAsync(misses, batch, stale, FillLease.Held.NONE);
         } else {
           fillLease.fill(misses, L2Tier.answered(entries), new Misses(batch, stale));
         }
@@ -440,18 +446,18 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     }
 
     @Override
-    public void load(List<String> ids, Runnable release) {
-      loadFromOriginAsync(ids, batch, stale, release);
+    public void load(List<String> ids, FillLease.Held held) {
+      loadFromOriginAsync(ids, batch, stale, held);
     }
   }
 
-  /** Loads {@code ids} of {@code batch} on the executor; runs {@code release} once that is over. */
+  /** Loads {@code ids} of {@code batch} on the executor; releases {@code held} once that is over. */
   private void loadFromOriginAsync(List<String> ids, Map<String, CompletableFuture<V>> batch,
-      Map<String, Stale<V>> stale, Runnable release) {
+      Map<String, Stale<V>> stale, FillLease.Held held) {
     try {
-      executor.execute(() -> loadFromOrigin(ids, batch, stale, release));
+      executor.execute(() -> loadFromOrigin(ids, batch, stale, held));
     } catch (RejectedExecutionException e) {
-      release.run();
+      held.release();
       IllegalStateException error = new IllegalStateException("cache '" + name
           + "' could not start an origin load: " + (closed ? "the cache is closed"
           : "its executor rejected the task (" + e.getMessage()
@@ -463,15 +469,17 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   }
 
   /**
-   * Loads {@code ids} from the origin, completes their loads and writes L2; then runs
-   * {@code release}, whose commands follow the writes on the L2 connection.
+   * Loads {@code ids} from the origin, completes their loads and writes L2; then releases
+   * {@code held}, whose commands follow the writes on the L2 connection. Its leases are renewed
+   * while the origin call runs.
    */
   private void loadFromOrigin(List<String> ids, Map<String, CompletableFuture<V>> batch,
-      Map<String, Stale<V>> stale, Runnable release) {
+      Map<String, Stale<V>> stale, FillLease.Held held) {
     try {
+      held.calling();
       loadFromOrigin(ids, batch, stale);
     } finally {
-      release.run();
+      held.release();
     }
   }
 
@@ -645,9 +653,9 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     if (!mine.isEmpty()) {
       held += fillOwn(mine, wanted);
     }
-    // A lookup's load writes L2 when it completes; waiting for it keeps the count honest. Its
-    // origin read is bounded like a refresh's, by the lock TTL.
-    long deadline = System.nanoTime() + FILL_TIMEOUT.toNanos() + lockTtlNanos;
+    // A lookup's load writes L2 when it completes; waiting for it keeps the count honest. It may
+    // wait its fill wait for another pod's read, then read for up to the origin's timeout.
+    long deadline = System.nanoTime() + FILL_TIMEOUT.toNanos() + lookupLoadNanos;
     for (CompletableFuture<V> lookup : lookups.values()) {
       try {
         lookup.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -672,14 +680,16 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       held += loadAndWrite(claim.load(), mine);
       if (!claim.awaited().isEmpty()) {
         // After this fill's own reads: a batch does not stall behind another pod's slow one.
-        FillLease.Waited<V> waited = fillLease.awaitFills(claim.awaited(), wanted, FILL_TIMEOUT);
+        FillLease.Waited<V> waited = fillLease.awaitFills(claim.awaited(), wanted, FILL_TIMEOUT,
+            taken -> loadAndWrite(taken, mine));
         held += served(waited.filled(), mine);
+        held += waited.read();
         held += loadAndWrite(waited.load(), mine);
       }
       return held;
     } finally {
-      if (!claim.won().isEmpty()) {
-        fillLease.release(claim.won(), claim.token(), FILL_TIMEOUT);
+      if (fillLease != null) {
+        fillLease.release(claim, FILL_TIMEOUT);
       }
       // Whatever did not complete above (an origin or unexpected error): lookups that joined
       // the fill must not hang on it.
@@ -774,9 +784,6 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       }
       long took = System.nanoTime() - start;
       originBreaker.succeeded(took);
-      if (fillWait != null) {
-        fillWait.originRead(took);
-      }
       return loaded;
     } catch (Throwable t) {
       originBreaker.failed(System.nanoTime() - start, t);

@@ -14,13 +14,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lets one pod load an id that L2 lacks while the other pods that miss it at the same time wait, a
- * bounded time, for its value to appear in L2: a lease in the manner of memcache's, so that a fleet
- * that misses one key together reads the origin about once instead of once per pod.
+ * Lets one pod load an id that L2 lacks while the other pods that miss it at the same time wait
+ * for its value to appear in L2: a lease in the manner of memcache's, so that a fleet that misses
+ * one key together reads the origin once instead of once per pod, however slow the origin is.
  *
  * <p>For the missed ids of a batch the pod sends {@code SET <fill key> <token> NX PX <leaseTtl>}
  * per id and, right behind them on the same connection, one {@code MGET} of the ids' value and
@@ -33,29 +34,29 @@ import org.slf4j.LoggerFactory;
  *       the lookup's read): it is served from L2; a lease just won for it is released.
  *   <li><b>won</b>: the lease is ours: the id is loaded from the origin (one call with the other
  *       ids of the batch that go there), written to L2, and then the lease is deleted if it still
- *       holds our token. Also when the origin failed, so that waiters stop waiting at once.
+ *       holds our token, also when the origin failed, so that a waiter takes over at once. While
+ *       the load runs, the {@link LeaseRenewer} keeps the lease alive, for at most the origin's
+ *       timeout after its call began.
  *   <li>Another pod holds the lease: L2 is polled, value and lease keys of all waiting ids in one
- *       {@code MGET}, 5 ms after the lease then at intervals doubling up to 25 ms, until the value
- *       appears (<b>waited</b>), the lease is gone without a value (<b>lapsed</b>: its holder
- *       failed or gave up; the origin is read at once), or the wait budget has passed since the
- *       lease was asked for (<b>timeout</b>: the origin is read). The budget is {@link FillWait}'s:
- *       about this pod's own origin read time, at most {@code fillWait}.
+ *       {@code MGET}, 5 ms after the lease, at intervals doubling up to 25 ms and, once the wait is
+ *       long, up to a tenth of the time waited (at most 200 ms), until the value appears
+ *       (<b>waited</b>), or the lease is gone without a value: its holder failed, or died and
+ *       stopped renewing. Then the waiter asks for the lease itself, as above: one waiter wins it
+ *       and reads the origin (<b>lapsed</b>), the others find its lease and go on waiting, so a
+ *       failed holder costs one more read, never one per waiter. A waiter that is still waiting
+ *       {@code fillWait} after it asked reads the origin itself (<b>timeout</b>).
  *   <li><b>skipped</b>: the lookup's L2 read failed, the L2 breaker is not closed, or the lease
  *       command or a poll failed: no wait, the origin is read at once.
  * </ul>
- * A lookup therefore waits at most {@code fillWait} plus one L2 call longer than it would have
- * without the lease, and never when L2 is slow or down. A wait holds no thread: a poll is a timer
- * task that sends one command; replies are handled where L2 replies are, and origin loads run on
- * the cache's executor.
+ * So a lookup waits for a live holder up to {@code fillWait} (by default the origin's timeout: no
+ * longer than its own read could take), for a dead one about one lease TTL, for a failed one not
+ * at all, and never when L2 is slow or down. A wait holds no thread: a poll is a timer task that
+ * sends one command; replies are handled where L2 replies are, and origin loads run on the
+ * cache's executor.
  *
  * <p>A background fill ({@link TieredCache#fillL2}) takes the same leases ({@link #claim}), so a
  * preload and the lookups of other pods read an id once between them; it waits for leases held
- * elsewhere on its own thread ({@link #awaitFills}), for up to the lease's expiry.
- *
- * <p>The lease expires after {@code lockTtl}, the bound the refresh lock already puts on one origin
- * load: long enough that a slow holder keeps it until its value is written (a lease that expired
- * under a live holder would let another pod load the id again), short enough that the lease of a
- * holder that died mid-load stops sending newcomers into {@code fillWait} soon.
+ * elsewhere on its own thread ({@link #awaitFills}), the same way and as long.
  */
 final class FillLease<V> {
 
@@ -68,18 +69,40 @@ final class FillLease<V> {
     void serve(String id, L2Tier.Entry<V> entry);
 
     /**
-     * Loads {@code ids} with one origin call on the cache's executor, serves and writes them, then
-     * runs {@code release} (also when the load failed or could not start). Returns at once.
+     * Loads {@code ids} with one origin call on the cache's executor, serves and writes them, with
+     * {@link Held#calling} just before the call and {@link Held#release} after the writes (also
+     * when the load failed or could not start). Returns at once.
      */
-    void load(List<String> ids, Runnable release);
+    void load(List<String> ids, Held held);
+  }
+
+  /** The leases a load holds: renewed from {@link #calling}, released by {@link #release}. */
+  interface Held {
+    /** A load that holds no lease. */
+    Held NONE = new Held() {
+      @Override
+      public void calling() {
+      }
+
+      @Override
+      public void release() {
+      }
+    };
+
+    /** The origin call begins: renewals end at most the origin's timeout from now. */
+    void calling();
+
+    /** Stops renewing and deletes each lease that still holds this load's token. */
+    void release();
   }
 
   /** Delay of the first poll; each later one doubles it, up to {@link #MAX_POLL_NANOS}. */
   static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
   static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
+  /** Longest poll interval of a long wait: one poll per tenth of the time waited, up to this. */
+  static final long MAX_LONG_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
   private static final Logger log = LoggerFactory.getLogger(FillLease.class);
-  private static final Runnable NOTHING = () -> { };
   /** Runs a due poll on the timer thread: it only sends a command. */
   private static final Executor TIMER_THREAD = Runnable::run;
 
@@ -87,17 +110,19 @@ final class FillLease<V> {
   private final L2Store store;
   private final L2Tier<V> l2;
   private final long leaseTtlMillis;
-  private final FillWait fillWait;
+  private final long fillWaitNanos;
+  private final LeaseRenewer renewer;
   private final String tokenPrefix;
   private final CacheMetrics metrics;
 
-  FillLease(KeySpace keys, L2Store store, L2Tier<V> l2, Duration leaseTtl, FillWait fillWait,
-      String podName, CacheMetrics metrics) {
+  FillLease(KeySpace keys, L2Store store, L2Tier<V> l2, Duration leaseTtl, Duration fillWait,
+      LeaseRenewer renewer, String podName, CacheMetrics metrics) {
     this.keys = keys;
     this.store = store;
     this.l2 = l2;
     this.leaseTtlMillis = leaseTtl.toMillis();
-    this.fillWait = fillWait;
+    this.fillWaitNanos = fillWait.toNanos();
+    this.renewer = renewer;
     this.tokenPrefix = podName + "/";
     this.metrics = metrics;
   }
@@ -113,8 +138,18 @@ final class FillLease<V> {
       skip(ids, misses);
       return;
     }
-    long deadline = System.nanoTime() + fillWait.nanos();
-    byte[] token = (tokenPrefix + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+    lease(ids, System.nanoTime() + fillWaitNanos, false, misses);
+  }
+
+  /**
+   * Asks for the lease of each of {@code ids} and looks at L2 behind it; settles each id by what
+   * it finds ({@link #leased}).
+   *
+   * @param takeover whether the ids' previous leases went without a value: a lease won now
+   *     counts as lapsed
+   */
+  private void lease(List<String> ids, long deadline, boolean takeover, Misses<V> misses) {
+    byte[] token = newToken();
     List<CompletableFuture<Boolean>> leases = new ArrayList<>(ids.size());
     CompletableFuture<?>[] all = new CompletableFuture<?>[ids.size() + 1];
     for (int i = 0; i < ids.size(); i++) {
@@ -129,38 +164,71 @@ final class FillLease<V> {
     all[ids.size()] = look;
     CompletableFuture.allOf(all).whenComplete((ignored, error) -> {
       try {
-        leased(ids, leases, look, token, deadline, misses);
+        leased(ids, leases, look, token, deadline, takeover, misses);
       } catch (Throwable t) {
         log.warn("cache '{}': fill lease of {} ids failed; loading them from the origin",
             keys.cacheName(), ids.size(), t);
-        misses.load(ids, () -> release(ids, token));
+        misses.load(ids, held(ids, token));
       }
     });
   }
 
+  private byte[] newToken() {
+    return (tokenPrefix + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The leases of {@code ids} that {@code token} holds, renewed from now until released. */
+  private Held held(List<String> ids, byte[] token) {
+    LeaseRenewer.Hold hold = renewer.hold(fillKeys(ids), token);
+    return new Held() {
+      @Override
+      public void calling() {
+        hold.calling();
+      }
+
+      @Override
+      public void release() {
+        hold.end();
+        FillLease.this.release(ids, token);
+      }
+    };
+  }
+
+  private List<String> fillKeys(List<String> ids) {
+    List<String> fillKeys = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      fillKeys.add(keys.fillKey(id));
+    }
+    return fillKeys;
+  }
+
   /**
    * What a background fill ({@link TieredCache#fillL2}) may do with the ids it lacks: the ones to
-   * read from the origin now, the leases among them that are its own (to release once written),
-   * the entries another pod's fill already wrote, and the ids whose lease another pod
-   * holds, to {@link #awaitFills await}.
+   * read from the origin now, the leases among them that are its own (renewed by {@code hold}
+   * until {@link #release(Claim, Duration) released} once written), the entries another pod's
+   * fill already wrote, and the ids whose lease another pod holds, to {@link #awaitFills await}.
    */
-  record Claim<V>(List<String> load, List<String> won, byte[] token,
+  record Claim<V>(List<String> load, List<String> won, byte[] token, LeaseRenewer.Hold hold,
       Map<String, L2Tier.Entry<V>> filled, List<String> awaited) {
 
     /** Every id goes to the origin: no lease is taken. */
     static <V> Claim<V> none(List<String> ids) {
-      return new Claim<>(List.copyOf(ids), List.of(), null, Map.of(), List.of());
+      return new Claim<>(List.copyOf(ids), List.of(), null, null, Map.of(), List.of());
     }
   }
 
-  /** The end of a wait for other pods' fills: the entries they wrote, the ids left to read. */
-  record Waited<V>(Map<String, L2Tier.Entry<V>> filled, List<String> load) {}
+  /**
+   * The end of a wait for other pods' fills: the entries they wrote, the ids left to read, and
+   * how many ids the fill read itself on the way, after taking over their leases.
+   */
+  record Waited<V>(Map<String, L2Tier.Entry<V>> filled, List<String> load, int read) {}
 
   /**
    * Takes the fill lease of each of {@code ids} for a background fill, blocking the calling thread
    * at most {@code timeout} for L2's answer: an id another pod's fill already wrote is done, one
    * whose lease another pod holds is to be waited for, the others (lease won, or L2 did not
-   * answer) are to be read here.
+   * answer) are to be read here, now: the won leases are renewed from now for up to the origin's
+   * timeout.
    *
    * @param wanted whether an entry read from L2 will do, or must be loaded again
    */
@@ -169,7 +237,12 @@ final class FillLease<V> {
       metrics.fillSkipped.increment(ids.size());
       return Claim.none(ids);
     }
-    byte[] token = (tokenPrefix + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+    return claim(ids, wanted, timeout, false);
+  }
+
+  private Claim<V> claim(List<String> ids, Predicate<L2Tier.Entry<V>> wanted, Duration timeout,
+      boolean takeover) {
+    byte[] token = newToken();
     List<CompletableFuture<Boolean>> leases = new ArrayList<>(ids.size());
     for (String id : ids) {
       leases.add(store.setIfAbsent(keys.fillKey(id), token, leaseTtlMillis, timeout));
@@ -192,7 +265,7 @@ final class FillLease<V> {
           releaseNow.add(id);
         }
       } else if (held) {
-        metrics.fillWon.increment();
+        (takeover ? metrics.fillLapsed : metrics.fillWon).increment();
         won.add(id);
         load.add(id);
       } else if (lease == null || fill == null) {
@@ -208,19 +281,31 @@ final class FillLease<V> {
     if (!releaseNow.isEmpty()) {
       release(releaseNow, token, timeout);
     }
-    return new Claim<>(load, won, token, filled, wait);
+    LeaseRenewer.Hold hold = null;
+    if (!won.isEmpty()) {
+      hold = renewer.hold(fillKeys(won), token);
+      hold.calling();
+    }
+    return new Claim<>(load, won, token, hold, filled, wait);
   }
 
   /**
    * Waits, blocking the calling thread, for the fills of {@code ids} that other pods' leases hold,
-   * polling L2 as lookups do, for at most the lease's own expiry: the bound its holder has to
-   * write. An id whose lease lapses without a value, or is still held then, is to be read here.
+   * polling L2 as lookups do, for up to {@code fillWait}. An id whose lease goes without a value
+   * is taken over as a lookup's is: won, it is read at once with {@code read} (which loads and
+   * writes ids, returning how many it wrote) and its lease released; lost, it is waited for
+   * further. An id still held at the end, or whose poll failed, is to be read by the caller.
+   *
+   * @throws RuntimeException what {@code read} throws, after releasing the leases it read under
    */
-  Waited<V> awaitFills(List<String> ids, Predicate<L2Tier.Entry<V>> wanted, Duration timeout) {
+  Waited<V> awaitFills(List<String> ids, Predicate<L2Tier.Entry<V>> wanted, Duration timeout,
+      ToIntFunction<List<String>> read) {
     Map<String, L2Tier.Entry<V>> filled = new LinkedHashMap<>();
     List<String> load = new ArrayList<>();
+    int readHere = 0;
     List<String> wait = ids;
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseTtlMillis);
+    long start = System.nanoTime();
+    long deadline = start + fillWaitNanos;
     long delay = FIRST_POLL_NANOS;
     while (!wait.isEmpty()) {
       long left = deadline - System.nanoTime();
@@ -236,7 +321,7 @@ final class FillLease<V> {
         load.addAll(wait);
         break;
       }
-      delay = Math.min(2 * delay, MAX_POLL_NANOS);
+      delay = nextPoll(delay, System.nanoTime() - start);
       List<L2Tier.Fill<V>> polled = await(l2.readFill(wait, timeout), timeout);
       if (polled == null) {
         metrics.fillSkipped.increment(wait.size());
@@ -244,21 +329,42 @@ final class FillLease<V> {
         break;
       }
       List<String> still = new ArrayList<>();
+      List<String> lapsed = new ArrayList<>();
       for (int i = 0; i < wait.size(); i++) {
         L2Tier.Fill<V> fill = polled.get(i);
         if (fill.entry() != null && wanted.test(fill.entry())) {
           metrics.fillWaited.increment();
           filled.put(wait.get(i), fill.entry());
         } else if (!fill.leased()) {
-          metrics.fillLapsed.increment();
-          load.add(wait.get(i));
+          lapsed.add(wait.get(i));
         } else {
           still.add(wait.get(i));
         }
       }
+      if (!lapsed.isEmpty()) {
+        // The holder failed or died: one waiter takes over, the others wait on its lease.
+        Claim<V> taken = claim(lapsed, wanted, timeout, true);
+        filled.putAll(taken.filled());
+        still.addAll(taken.awaited());
+        try {
+          readHere += read.applyAsInt(taken.load());
+        } finally {
+          release(taken, timeout);
+        }
+      }
       wait = still;
     }
-    return new Waited<>(filled, load);
+    return new Waited<>(filled, load, readHere);
+  }
+
+  /**
+   * The next poll interval after {@code delayNanos}, {@code waitedNanos} into a wait: doubling up
+   * to {@link #MAX_POLL_NANOS}, then a tenth of the time waited up to {@link #MAX_LONG_POLL_NANOS},
+   * so that a long wait for a slow origin adds at most a tenth to it and polls L2 little.
+   */
+  static long nextPoll(long delayNanos, long waitedNanos) {
+    long cap = Math.max(MAX_POLL_NANOS, Math.min(MAX_LONG_POLL_NANOS, waitedNanos / 10));
+    return Math.min(2 * delayNanos, cap);
   }
 
   /** The value of {@code future} within {@code timeout}; null if it failed or took longer. */
@@ -274,7 +380,8 @@ final class FillLease<V> {
   }
 
   private void leased(List<String> ids, List<CompletableFuture<Boolean>> leases,
-      CompletableFuture<List<L2Tier.Fill<V>>> look, byte[] token, long deadline, Misses<V> misses) {
+      CompletableFuture<List<L2Tier.Fill<V>>> look, byte[] token, long deadline, boolean takeover,
+      Misses<V> misses) {
     List<L2Tier.Fill<V>> fills = look.isCompletedExceptionally() ? null : look.join();
     List<String> load = new ArrayList<>(ids.size());
     List<String> won = new ArrayList<>(ids.size());
@@ -293,13 +400,14 @@ final class FillLease<V> {
           releaseNow.add(id);
         }
       } else if (held) {
-        metrics.fillWon.increment();
+        (takeover ? metrics.fillLapsed : metrics.fillWon).increment();
         won.add(id);
         load.add(id);
       } else if (failed || fill == null) {
         metrics.fillSkipped.increment();
         load.add(id);
       } else if (!fill.leased()) {
+        // Gone between our SET and our look: expired or deleted just then; not chased again.
         metrics.fillLapsed.increment();
         load.add(id);
       } else {
@@ -310,10 +418,12 @@ final class FillLease<V> {
       release(releaseNow, token);
     }
     if (!load.isEmpty()) {
-      misses.load(load, won.isEmpty() ? NOTHING : () -> release(won, token));
+      misses.load(load, won.isEmpty() ? Held.NONE : held(won, token));
     }
     if (!wait.isEmpty()) {
-      schedule(wait, deadline, FIRST_POLL_NANOS, misses);
+      long started = deadline - fillWaitNanos;
+      schedule(wait, deadline, takeover ? nextPoll(FIRST_POLL_NANOS, System.nanoTime() - started)
+          : FIRST_POLL_NANOS, misses);
     }
   }
 
@@ -336,13 +446,13 @@ final class FillLease<V> {
         } catch (Throwable t) {
           log.warn("cache '{}': waiting for the fill of {} ids failed; loading them from the "
               + "origin", keys.cacheName(), ids.size(), t);
-          misses.load(ids, NOTHING);
+          misses.load(ids, Held.NONE);
         }
       });
     } catch (Throwable t) {
       log.warn("cache '{}': could not poll L2 for {} ids; loading them from the origin",
           keys.cacheName(), ids.size(), t);
-      misses.load(ids, NOTHING);
+      misses.load(ids, Held.NONE);
     }
   }
 
@@ -352,7 +462,7 @@ final class FillLease<V> {
       skip(ids, misses); // counted and logged by the store's listener
       return;
     }
-    List<String> load = new ArrayList<>();
+    List<String> lapsed = new ArrayList<>();
     List<String> still = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
       L2Tier.Fill<V> fill = fills.get(i);
@@ -360,8 +470,7 @@ final class FillLease<V> {
         metrics.fillWaited.increment();
         misses.serve(ids.get(i), fill.entry());
       } else if (!fill.leased()) {
-        metrics.fillLapsed.increment();
-        load.add(ids.get(i));
+        lapsed.add(ids.get(i));
       } else {
         still.add(ids.get(i));
       }
@@ -369,19 +478,21 @@ final class FillLease<V> {
     if (!still.isEmpty()) {
       if (System.nanoTime() - deadline >= 0) {
         metrics.fillTimeout.increment(still.size());
-        load.addAll(still);
+        misses.load(still, Held.NONE);
       } else {
-        schedule(still, deadline, Math.min(2 * delayNanos, MAX_POLL_NANOS), misses);
+        long waited = System.nanoTime() - (deadline - fillWaitNanos);
+        schedule(still, deadline, nextPoll(delayNanos, waited), misses);
       }
     }
-    if (!load.isEmpty()) {
-      misses.load(load, NOTHING);
+    if (!lapsed.isEmpty()) {
+      // The holder failed or died: one waiter takes over, the others wait on its lease.
+      lease(lapsed, deadline, true, misses);
     }
   }
 
   private void skip(List<String> ids, Misses<V> misses) {
     metrics.fillSkipped.increment(ids.size());
-    misses.load(ids, NOTHING);
+    misses.load(ids, Held.NONE);
   }
 
   /** Deletes each id's lease if it still holds {@code token}; failures only let it expire. */
@@ -392,11 +503,20 @@ final class FillLease<V> {
   }
 
   /**
-   * {@link #release(List, byte[])} for a background fill: bounded by {@code timeout}, and
-   * awaited, so that the fill's commands are over when it returns instead of queueing in front
-   * of the lookups that follow.
+   * Ends a background fill's {@code claim}: stops renewing its leases and deletes each that still
+   * holds its token, bounded by {@code timeout} and awaited, so that the fill's commands are over
+   * when it returns instead of queueing in front of the lookups that follow.
    */
-  void release(List<String> ids, byte[] token, Duration timeout) {
+  void release(Claim<V> claim, Duration timeout) {
+    if (claim.hold() != null) {
+      claim.hold().end();
+    }
+    if (!claim.won().isEmpty()) {
+      release(claim.won(), claim.token(), timeout);
+    }
+  }
+
+  private void release(List<String> ids, byte[] token, Duration timeout) {
     List<CompletableFuture<Boolean>> deletes = new ArrayList<>(ids.size());
     for (String id : ids) {
       deletes.add(store.deleteIfEquals(keys.fillKey(id), token, timeout));

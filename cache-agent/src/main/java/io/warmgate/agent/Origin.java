@@ -1,5 +1,6 @@
 package io.warmgate.agent;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 
@@ -21,6 +22,9 @@ import java.util.Map;
  * </ul>
  * Calls may come from several threads at once, each with a different batch.
  *
+ * <p>An origin with a deadline of its own says so in {@link #timeout()}: the cache keeps another
+ * pod's read of an id alive, and a lookup waits for it, as long as one call may take.
+ *
  * @param <V> the value type
  */
 @FunctionalInterface
@@ -34,4 +38,19 @@ public interface Origin<V> {
    * @throws Exception if the origin could not answer (none of the ids is then cached)
    */
   Map<String, V> loadAll(Collection<String> ids) throws Exception;
+
+  /**
+   * The bound of one {@link #loadAll} call after which it fails (a database client's deadline),
+   * positive; {@value #DEFAULT_TIMEOUT_SECONDS} s unless the origin declares its own, as
+   * {@code SpannerOrigin} does. The cache does not cut a call short; it uses this bound for how
+   * long it keeps a pod's fill lease alive while that pod reads, and as the default of
+   * {@code fillWait}: a lookup never waits on another pod's read longer than its own read could
+   * take.
+   */
+  default Duration timeout() {
+    return Duration.ofSeconds(DEFAULT_TIMEOUT_SECONDS);
+  }
+
+  /** {@link #timeout()} of an origin that declares none: SpannerOrigin's default deadline. */
+  long DEFAULT_TIMEOUT_SECONDS = 5;
 }

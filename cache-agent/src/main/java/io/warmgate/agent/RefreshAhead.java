@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * winner reloads all its won ids with one origin call and then releases each lock with a
  * compare-and-delete of its own token, so a lock that expired and was taken by another pod is
  * left alone. A winner first re-reads the entry and skips ids another pod has just refreshed.
+ * While its reload runs the winner keeps its locks alive ({@link LeaseRenewer}, for at most the
+ * origin's timeout), so a slow origin does not let a second pod refresh the same ids.
  */
 final class RefreshAhead<V> {
 
@@ -37,6 +39,7 @@ final class RefreshAhead<V> {
   private final KeySpace keys;
   private final L2Store l2;
   private final long lockTtlMillis;
+  private final LeaseRenewer renewer;
   private final String tokenPrefix;
   private final Executor executor;
   private final CacheMetrics metrics;
@@ -44,11 +47,12 @@ final class RefreshAhead<V> {
   /** Ids this pod is refreshing (or trying to), so it asks for each lock once. */
   private final Set<String> refreshing = ConcurrentHashMap.newKeySet();
 
-  RefreshAhead(KeySpace keys, L2Store l2, Duration lockTtl, String podName, Executor executor,
-      CacheMetrics metrics, Reload reload) {
+  RefreshAhead(KeySpace keys, L2Store l2, Duration lockTtl, LeaseRenewer renewer, String podName,
+      Executor executor, CacheMetrics metrics, Reload reload) {
     this.keys = keys;
     this.l2 = l2;
     this.lockTtlMillis = lockTtl.toMillis();
+    this.renewer = renewer;
     this.tokenPrefix = podName + "/";
     this.executor = executor;
     this.metrics = metrics;
@@ -94,9 +98,13 @@ final class RefreshAhead<V> {
             return;
           }
           metrics.refreshWon.increment(won.size());
+          List<String> lockKeys = new ArrayList<>(won.size());
+          won.forEach(id -> lockKeys.add(keys.lockKey(id)));
+          LeaseRenewer.Hold hold = renewer.hold(lockKeys, token);
           try {
-            executor.execute(() -> reloadAndRelease(won, token));
+            executor.execute(() -> reloadAndRelease(won, token, hold));
           } catch (RejectedExecutionException closed) {
+            hold.end();
             release(won, token);
           }
         });
@@ -140,14 +148,16 @@ final class RefreshAhead<V> {
     }
   }
 
-  private void reloadAndRelease(List<String> ids, byte[] token) {
+  private void reloadAndRelease(List<String> ids, byte[] token, LeaseRenewer.Hold hold) {
     try {
+      hold.calling();
       reload.reload(ids);
     } catch (Throwable t) {
       // The current entries stay until they expire; the next lookup after that tries again.
       metrics.refreshFailed.increment();
       log.debug("refresh-ahead of {} ids failed", ids.size(), t);
     } finally {
+      hold.end();
       release(ids, token);
     }
   }

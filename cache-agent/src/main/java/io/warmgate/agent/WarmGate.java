@@ -43,7 +43,7 @@ import java.util.function.UnaryOperator;
  * {@link Origin}; {@code warmgate-spanner-origin} provides a batched Cloud Spanner one.
  *
  * <p>Defaults: L1 TTL 60 s and 100 000 entries, L2 TTL 4 min, negative entries with the same TTLs,
- * refresh-ahead 60 s, lock TTL 5 s, fill wait 250 ms, L2 budget 20 ms, max staleness 5 min,
+ * refresh-ahead 60 s, lock TTL 5 s, fill wait the origin's {@linkplain Origin#timeout timeout}, L2 budget 20 ms, max staleness 5 min,
  * stale-if-error 5 min, origin breaker wait 5 s, values up to 512 KiB in L2, ids up to 512 bytes, no L2 unless
  * {@link #valkeyUri} or {@link #valkey} is set. Setters validate their argument at once ({@link NullPointerException}, {@link IllegalArgumentException} naming the
  * setting); {@link #build()} checks the combination. A builder is not thread-safe.
@@ -65,7 +65,8 @@ public final class WarmGate<V> {
   private Duration negativeTtl;
   private Duration refreshAhead = WarmGateConfig.DEFAULT_REFRESH_AHEAD;
   private Duration lockTtl = WarmGateConfig.DEFAULT_LOCK_TTL;
-  private Duration fillWait = WarmGateConfig.DEFAULT_FILL_WAIT;
+  /** Null: the origin's timeout. */
+  private Duration fillWait;
   private Duration l2Timeout = WarmGateConfig.DEFAULT_L2_TIMEOUT;
   private Duration maxStaleness = WarmGateConfig.DEFAULT_MAX_STALENESS;
   private Duration staleIfError = WarmGateConfig.DEFAULT_STALE_IF_ERROR;
@@ -114,7 +115,6 @@ public final class WarmGate<V> {
         .l2Ttl(config.l2Ttl())
         .refreshAhead(config.refreshAhead())
         .lockTtl(config.lockTtl())
-        .fillWait(config.fillWait())
         .l2Timeout(config.l2Timeout())
         .maxStaleness(config.maxStaleness())
         .staleIfError(config.staleIfError())
@@ -122,6 +122,7 @@ public final class WarmGate<V> {
         .maxIdBytes(config.maxIdBytes())
         .originBreakerWait(config.originBreakerWait());
     config.negativeTtl().ifPresent(b::negativeTtl);
+    config.fillWait().ifPresent(b::fillWait);
     config.podName().ifPresent(b::podName);
     config.keySpaceVersion().ifPresent(b::keySpaceVersion);
     config.valkeyEndpoint().ifPresent(endpoint -> {
@@ -198,8 +199,10 @@ public final class WarmGate<V> {
   }
 
   /**
-   * Sets the expiry of the cross-pod refresh lock and of the fill lease (default 5 s); should
-   * exceed an origin load.
+   * Sets the expiry of the cross-pod refresh lock and of the fill lease (default 5 s). The holder
+   * renews them every third of it while its origin call runs (for at most the origin's
+   * {@linkplain Origin#timeout timeout}), so it bounds not a load but how soon other pods notice
+   * a holder that died: its leases lapse within one TTL.
    */
   public WarmGate<V> lockTtl(Duration ttl) {
     this.lockTtl = positive("lockTtl", ttl);
@@ -207,19 +210,19 @@ public final class WarmGate<V> {
   }
 
   /**
-   * Sets the longest a lookup that misses L2 may wait for another pod that is loading the same id
-   * to write it to L2, instead of reading the origin itself (default 2 s; 0 = never wait and take
-   * no fill lease, every pod that misses reads the origin).
+   * Sets the longest a lookup that misses L2 may wait for another pod's origin read of the same
+   * id, instead of reading the origin itself (default: the origin's {@linkplain Origin#timeout
+   * timeout}, so a waiter never waits longer than its own read could take; 0 = never wait and
+   * take no fill lease, every pod that misses reads the origin).
    *
    * <p>On an L2 miss the pod tries a per-id lease ({@code SET {<value key>}:fill NX}, in the
    * value's cluster slot, expiring after {@link #lockTtl}); the winner loads from the origin,
-   * writes L2 and releases it. The others poll L2 and serve the value once it is there; if the
-   * holder fails they read the origin at once. They wait about as long as this pod's own origin
-   * reads take (a smoothed mean plus four smoothed deviations of them, as TCP times
-   * retransmissions), never longer than this ceiling, and then read the origin themselves. So a
-   * waiter's latency depends on another pod's only as much as its own read would have cost: at
-   * worst the wait plus its own read. No lookup waits while L2 is failing or its circuit breaker
-   * is not closed.
+   * keeping the lease alive while its call runs, writes L2 and releases it. The others poll L2
+   * and serve the value once it is there, however slow the origin: they wait on the holder's
+   * liveness, not on a guess of its speed. If the holder fails (its lease is released without a
+   * value) or dies (its lease lapses within one {@link #lockTtl}), one waiter takes the lease over
+   * and reads, the others wait on it. Only a holder still reading after this wait is given up on.
+   * No lookup waits while L2 is failing or its circuit breaker is not closed.
    */
   public WarmGate<V> fillWait(Duration wait) {
     this.fillWait = notNegative("fillWait", wait);
@@ -426,7 +429,8 @@ public final class WarmGate<V> {
     s.negativeL2Ttl = negativeTtl != null ? negativeTtl : l2Ttl;
     s.refreshAhead = refreshAhead;
     s.lockTtl = lockTtl;
-    s.fillWait = fillWait;
+    s.originTimeout = originTimeout(origin);
+    s.fillWait = fillWait != null ? fillWait : s.originTimeout;
     s.maxStaleness = maxStaleness;
     s.staleIfError = staleIfError;
     s.maxValueBytes = maxValueBytes;
@@ -483,6 +487,16 @@ public final class WarmGate<V> {
     FleetServices services = fleetSettings.apply(fleet.localTier(cache).lockTtl(lockTtl))
         .start(cache);
     return new FleetCache<>(cache, services.hotKeys(), services::invalidate, services::close);
+  }
+
+  private static Duration originTimeout(Origin<?> origin) {
+    Duration timeout = origin.timeout();
+    if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("the origin's timeout() must be positive, got " + timeout
+          + " from " + origin + ": return the deadline of one loadAll call, such as "
+          + "Duration.ofSeconds(5)");
+    }
+    return timeout;
   }
 
   /** Counts the ids the origin answers without a value in {@code warmgate.origin.notfound}. */

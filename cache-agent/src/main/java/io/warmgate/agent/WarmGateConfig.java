@@ -72,11 +72,15 @@ public final class WarmGateConfig {
   public static final String NEGATIVE_TTL = AgentVariables.NEGATIVE_TTL;
   /** Refresh an L2 entry in the background once this little TTL is left, default {@code 60s}. */
   public static final String REFRESH_AHEAD = AgentVariables.REFRESH_AHEAD;
-  /** Expiry of the cross-pod refresh lock and of the fill lease, default {@code 5s}. */
+  /**
+   * Expiry of the cross-pod refresh lock and of the fill lease, default {@code 5s}: renewed while
+   * its holder loads, so it is how soon other pods notice a holder that died.
+   */
   public static final String LOCK_TTL = AgentVariables.LOCK_TTL;
   /**
-   * How long a lookup that missed L2 waits for another pod's load of the same id to reach L2,
-   * default {@code 250ms}; {@code 0s} = no fill lease, no waiting.
+   * The longest a lookup that missed L2 waits for another pod's origin read of the same id,
+   * default: the origin's {@linkplain Origin#timeout timeout} ({@code SpannerOrigin}'s
+   * {@code timeout}, 5 s unless set); {@code 0s} = no fill lease, no waiting.
    */
   public static final String FILL_WAIT = AgentVariables.FILL_WAIT;
   /** Budget of one L2 call before falling back to the origin, default {@code 20ms}. */
@@ -126,14 +130,6 @@ public final class WarmGateConfig {
   static final Duration DEFAULT_L2_TTL = Duration.ofMinutes(4);
   static final Duration DEFAULT_REFRESH_AHEAD = Duration.ofSeconds(60);
   static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(5);
-  /**
-   * The default {@link #FILL_WAIT}: the longest a lookup that missed L2 waits for another pod's
-   * origin read of the same id before reading the origin itself. Within it the wait follows this
-   * pod's own origin read time ({@link FillWait}), so a waiter waits about as long as its own read
-   * would have taken; the ceiling only bounds that when the origin is very slow. A chosen bound,
-   * not a measured one.
-   */
-  static final Duration DEFAULT_FILL_WAIT = Duration.ofSeconds(2);
   static final Duration DEFAULT_L2_TIMEOUT = Duration.ofMillis(20);
   static final Duration DEFAULT_MAX_STALENESS = Duration.ofMinutes(5);
   static final Duration DEFAULT_STALE_IF_ERROR = Duration.ofMinutes(5);
@@ -181,7 +177,7 @@ public final class WarmGateConfig {
     negativeTtl = duration(env, NEGATIVE_TTL, null);
     refreshAhead = duration(env, REFRESH_AHEAD, DEFAULT_REFRESH_AHEAD);
     lockTtl = duration(env, LOCK_TTL, DEFAULT_LOCK_TTL);
-    fillWait = duration(env, FILL_WAIT, DEFAULT_FILL_WAIT);
+    fillWait = duration(env, FILL_WAIT, null);
     l2Timeout = duration(env, L2_TIMEOUT, DEFAULT_L2_TIMEOUT);
     maxStaleness = duration(env, MAX_STALENESS, DEFAULT_MAX_STALENESS);
     staleIfError = duration(env, STALE_IF_ERROR, DEFAULT_STALE_IF_ERROR);
@@ -261,8 +257,8 @@ public final class WarmGateConfig {
   public Duration refreshAhead() { return refreshAhead; }
   /** {@value #LOCK_TTL}. */
   public Duration lockTtl() { return lockTtl; }
-  /** {@value #FILL_WAIT}; zero = no fill lease. */
-  public Duration fillWait() { return fillWait; }
+  /** {@value #FILL_WAIT}; zero = no fill lease; empty = the origin's timeout. */
+  public Optional<Duration> fillWait() { return Optional.ofNullable(fillWait); }
   /** {@value #L2_TIMEOUT}. */
   public Duration l2Timeout() { return l2Timeout; }
   /** {@value #MAX_STALENESS}. */

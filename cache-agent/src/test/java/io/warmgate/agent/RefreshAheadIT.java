@@ -52,8 +52,9 @@ class RefreshAheadIT {
           @Override
           public void skipped() {}
         }, replies, Duration.ofSeconds(5));
-    refresher = new RefreshAhead<>(keys, store, Duration.ofSeconds(5), "pod-b", executor, metrics,
-        reloads::add);
+    refresher = new RefreshAhead<>(keys, store, Duration.ofSeconds(5),
+        new LeaseRenewer(store, Duration.ofSeconds(5), Duration.ofSeconds(5)), "pod-b", executor,
+        metrics, reloads::add);
   }
 
   @AfterEach

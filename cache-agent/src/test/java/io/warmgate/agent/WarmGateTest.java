@@ -46,6 +46,30 @@ class WarmGateTest {
   }
 
   @Test
+  void anOriginWhoseTimeoutIsNotPositiveIsRefusedAtBuild() {
+    Origin<String> noDeadline = new Origin<String>() {
+      @Override
+      public Map<String, String> loadAll(java.util.Collection<String> ids) {
+        return Map.of();
+      }
+
+      @Override
+      public Duration timeout() {
+        return Duration.ZERO;
+      }
+
+      @Override
+      public String toString() {
+        return "ZeroTimeoutOrigin";
+      }
+    };
+    assertThatThrownBy(() -> WarmGate.newBuilder(String.class, noDeadline).cacheName("c").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("the origin's timeout() must be positive, got PT0S from "
+            + "ZeroTimeoutOrigin");
+  }
+
+  @Test
   void invalidValkeyUriIsRefused() {
     assertThatThrownBy(() -> WarmGate.newBuilder(String.class, origin).valkeyUri("not a uri"))
         .isInstanceOf(IllegalArgumentException.class)

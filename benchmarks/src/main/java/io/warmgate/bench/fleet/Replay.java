@@ -7,10 +7,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 
-/** Runs every agent of a fleet through its own list of requests at once, one thread per agent. */
+/** Runs every agent of a fleet through its own list of requests at once, one thread per agent or more. */
 final class Replay {
 
   /**
@@ -27,7 +28,16 @@ final class Replay {
    */
   static Outcome run(List<FleetAgent> agents, IntFunction<List<List<String>>> requestsOf)
       throws InterruptedException {
-    ExecutorService threads = Executors.newFixedThreadPool(agents.size());
+    return run(agents, requestsOf, 1);
+  }
+
+  /**
+   * {@link #run(List, IntFunction)} with {@code callers} threads per agent, each taking the
+   * agent's next request in order, as a pod serves concurrent requests.
+   */
+  static Outcome run(List<FleetAgent> agents, IntFunction<List<List<String>>> requestsOf,
+      int callers) throws InterruptedException {
+    ExecutorService threads = Executors.newFixedThreadPool(agents.size() * callers);
     LongAdder requests = new LongAdder();
     LongAdder failures = new LongAdder();
     ConcurrentLinkedQueue<Long> nanos = new ConcurrentLinkedQueue<>();
@@ -37,18 +47,22 @@ final class Replay {
       for (int i = 0; i < agents.size(); i++) {
         FleetAgent agent = agents.get(i);
         List<List<String>> mine = requestsOf.apply(i);
-        running.add(threads.submit(() -> {
-          for (List<String> ids : mine) {
-            requests.increment();
-            long begin = System.nanoTime();
-            try {
-              agent.cache().getAll(ids);
-            } catch (RuntimeException e) {
-              failures.increment();
+        AtomicInteger next = new AtomicInteger();
+        for (int c = 0; c < callers; c++) {
+          running.add(threads.submit(() -> {
+            for (int r = next.getAndIncrement(); r < mine.size(); r = next.getAndIncrement()) {
+              List<String> ids = mine.get(r);
+              requests.increment();
+              long begin = System.nanoTime();
+              try {
+                agent.cache().getAll(ids);
+              } catch (RuntimeException e) {
+                failures.increment();
+              }
+              nanos.add(System.nanoTime() - begin);
             }
-            nanos.add(System.nanoTime() - begin);
-          }
-        }));
+          }));
+        }
       }
       for (Future<?> agent : running) {
         agent.get();

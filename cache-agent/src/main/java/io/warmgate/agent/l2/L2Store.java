@@ -5,13 +5,17 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -77,6 +81,21 @@ public final class L2Store implements AutoCloseable {
    * pod is never released by us. */
   private static final String COMPARE_AND_DELETE =
       "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+  /**
+   * KEYS = locks; ARGV[1] = ttl ms, ARGV[1 + i] = the token of KEYS[i]. Extends each lock its
+   * token still holds; returns how many it extended.
+   */
+  private static final String RENEW_ALL = """
+      local renewed = 0
+      for i, key in ipairs(KEYS) do
+        if redis.call('get', key) == ARGV[i + 1] then
+          renewed = renewed + redis.call('pexpire', key, ARGV[1])
+        end
+      end
+      return renewed
+      """;
+  /** Most locks one renewal script takes: its reply stays short of a lookup's budget. */
+  static final int MAX_RENEWALS_PER_SCRIPT = 1_000;
   private static final long RECONNECT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final ClientResources resources;
@@ -227,6 +246,38 @@ public final class L2Store implements AutoCloseable {
     return guarded(() -> connection.async().<Long>eval(
             COMPARE_AND_DELETE, ScriptOutputType.INTEGER, new String[] {key}, expected),
         timeoutNanos, replies).thenApply(n -> n != null && n == 1L);
+  }
+
+  /**
+   * Extends each of {@code keys} to {@code ttlMillis} if it still holds the token at the same
+   * index of {@code tokens}, with one script call, or one per slot on a cluster (a script's keys
+   * must share a slot), all sent at once; completes with how many were extended. Each call is
+   * bounded by {@code timeout}; a failed one counts none.
+   */
+  public CompletableFuture<Long> renewAll(List<String> keys, List<byte[]> tokens, long ttlMillis,
+      Duration timeout) {
+    Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
+    boolean cluster = endpoint.mode() == ValkeyEndpoint.Mode.CLUSTER;
+    for (int i = 0; i < keys.size(); i++) {
+      int group = cluster ? SlotHash.getSlot(keys.get(i)) : i / MAX_RENEWALS_PER_SCRIPT;
+      groups.computeIfAbsent(group, g -> new ArrayList<>()).add(i);
+    }
+    byte[] ttl = Long.toString(ttlMillis).getBytes(StandardCharsets.US_ASCII);
+    List<CompletableFuture<Long>> calls = new ArrayList<>(groups.size());
+    for (List<Integer> group : groups.values()) {
+      String[] groupKeys = new String[group.size()];
+      byte[][] args = new byte[group.size() + 1][];
+      args[0] = ttl;
+      for (int j = 0; j < group.size(); j++) {
+        groupKeys[j] = keys.get(group.get(j));
+        args[j + 1] = tokens.get(group.get(j));
+      }
+      calls.add(guarded(() -> connection.async().<Long>eval(RENEW_ALL, ScriptOutputType.INTEGER,
+              groupKeys, args), timeout.toNanos(), replies)
+          .exceptionally(error -> 0L));
+    }
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+        .thenApply(ignored -> calls.stream().mapToLong(CompletableFuture::join).sum());
   }
 
   /**
