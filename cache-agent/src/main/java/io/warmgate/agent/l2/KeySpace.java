@@ -131,6 +131,15 @@ public final class KeySpace {
     return controlKey("agents");
   }
 
+  /**
+   * Returns {@code {wg:<cache>}:spaces}, the sorted set of the cache's schema key spaces whose
+   * values may still live: member = schema hash, score = epoch millis by which every value its
+   * agents wrote has expired (see {@code docs/valkey-layout.md}).
+   */
+  public String spacesKey() {
+    return controlKey("spaces");
+  }
+
   /** Returns {@code {wg:<cache>}:stats:<schemaHash>}, this namespace's cumulative counters. */
   public String statsKey() {
     return controlKey("stats:" + schemaHash);
