@@ -177,6 +177,10 @@ public final class Invalidator {
    * meanwhile must still reach their key spaces.
    */
   Set<String> liveSchemaHashes() {
+    return liveSchemaHashes(true);
+  }
+
+  private Set<String> liveSchemaHashes(boolean readRegistry) {
     Set<String> hashes = new TreeSet<>();
     hashes.add(keys.schemaHash());
     long now = clock.millis();
@@ -185,7 +189,7 @@ public final class Invalidator {
     for (ScoredValue<String> space : spaces) {
       remember(space.getValue(), (long) space.getScore());
     }
-    Map<String, String> agents = valkey.sync().hgetall(keys.agentsKey());
+    Map<String, String> agents = readRegistry ? valkey.sync().hgetall(keys.agentsKey()) : Map.of();
     for (String json : agents.values()) {
       try {
         AgentInfo agent = AgentInfo.fromJson(json);
@@ -210,11 +214,13 @@ public final class Invalidator {
   }
 
   /**
-   * Reads the registry to remember the live key spaces (the fleet services call it with each
-   * heartbeat), so that the first invalidation after the registry was lost still knows them.
+   * Reads {@code {wg:<cache>}:spaces} to remember the key spaces (the fleet services call it with
+   * each heartbeat), so that the first invalidation after Valkey lost it still knows them. It does
+   * not read the registry: at hundreds of pods, one {@code HGETALL} of every entry per pod and
+   * heartbeat was most of the control slot's outbound bytes.
    */
   public void observeRegistry() {
-    liveSchemaHashes();
+    liveSchemaHashes(false);
   }
 
   private Long await(RedisFuture<Long> deletion, long deadlineNanos) {
