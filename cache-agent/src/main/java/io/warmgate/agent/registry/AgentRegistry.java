@@ -15,9 +15,10 @@ import java.util.Objects;
  * {@code {wg:<cache>}:spaces} for as long as values it wrote may live. Each {@link #heartbeat()} writes
  * the entry with {@code expiresAt = now + }{@link #ENTRY_TTL}, renews the key's expiry and deletes
  * the entries of other agents that have been dead for over {@link #DEAD_RETENTION}, all in one
- * atomic script; {@link #deregister()} removes the entry when the agent stops cleanly. A pod that
- * dies without deregistering is dead to readers 15 s after its last heartbeat and gone from the hash
- * a minute later (or when the whole key expires, an hour after the last heartbeat of any agent).
+ * atomic script (the deletion once a minute for the whole fleet: the first heartbeat after
+ * {@code {wg:<cache>}:agents:sweep} falls due); {@link #deregister()} removes the entry when the
+ * agent stops cleanly. A pod that dies without deregistering is dead to readers 15 s after its
+ * last heartbeat and gone from the hash one to two minutes later (or when the whole key expires, an hour after the last heartbeat of any agent).
  *
  * <p>Commands block the calling thread for at most the connection's command timeout and throw
  * Lettuce's exceptions. Not thread-safe: call it from one scheduler thread.
@@ -41,13 +42,16 @@ public final class AgentRegistry {
   public static final Duration DEFAULT_L2_TTL = Duration.ofMinutes(4);
 
   /**
-   * KEYS = agents, spaces; ARGV = field, entry, now, dead retention ms, key TTL ms, schema hash,
-   * the key space's expiry (epoch ms), most key spaces kept. Entries that do not parse are left
+   * KEYS = agents, spaces, sweep; ARGV = field, entry, now, dead retention ms, key TTL ms, schema
+   * hash, the key space's expiry (epoch ms), most key spaces kept. Only a heartbeat that finds the
+   * sweep due (its time in the sweep key passed, or none) reads the whole hash, once per dead
+   * retention for the whole fleet: at hundreds of agents, a read of every entry per heartbeat
+   * was most of the script's cost. Entries that do not parse are left
    * alone: they may come from a newer agent, and the key's expiry bounds them. A key of another
    * type holds no entry and would fail every heartbeat, so it is replaced.
    */
   private static final String HEARTBEAT = """
-      for k, want in ipairs({'hash', 'zset'}) do
+      for k, want in ipairs({'hash', 'zset', 'string'}) do
         local t = redis.call('TYPE', KEYS[k]).ok
         if t ~= want and t ~= 'none' then
           redis.call('DEL', KEYS[k])
@@ -66,6 +70,12 @@ public final class AgentRegistry {
       if redis.call('PTTL', KEYS[2]) < ttl then
         redis.call('PEXPIRE', KEYS[2], ttl)
       end
+      local due = tonumber(redis.call('GET', KEYS[3]) or '')
+      if due and now < due then
+        return 0
+      end
+      redis.call('SET', KEYS[3], string.format('%d', now + tonumber(ARGV[4])), 'PX',
+        2 * tonumber(ARGV[4]))
       local cutoff = now - tonumber(ARGV[4])
       local all = redis.call('HGETALL', KEYS[1])
       local removed = 0
@@ -97,6 +107,7 @@ public final class AgentRegistry {
   private final ValkeyConnection<String> connection;
   private final String key;
   private final String spacesKey;
+  private final String sweepKey;
   private final AgentInfo identity;
   private final InstantSource clock;
   private final Duration l2Ttl;
@@ -124,6 +135,7 @@ public final class AgentRegistry {
     this.connection = Objects.requireNonNull(connection, "connection");
     this.key = keys.agentsKey();
     this.spacesKey = keys.spacesKey();
+    this.sweepKey = keys.agentsSweepKey();
     this.identity = Objects.requireNonNull(identity, "identity");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.l2Ttl = Objects.requireNonNull(l2Ttl, "l2Ttl");
@@ -135,8 +147,8 @@ public final class AgentRegistry {
   /**
    * Writes this agent's entry, renews the key, records the agent's key space in
    * {@code {wg:<cache>}:spaces} until {@code now + }{@link #ENTRY_TTL}{@code  + l2Ttl} (a value
-   * written while the entry is alive has expired by then) and deletes entries dead for over a
-   * minute, all in one script.
+   * written while the entry is alive has expired by then) and, if no agent did in the last
+   * {@link #DEAD_RETENTION}, deletes entries dead for over that long, all in one script.
    *
    * @return how many dead entries were deleted
    */
@@ -145,7 +157,7 @@ public final class AgentRegistry {
     long entryExpiry = now + ENTRY_TTL.toMillis();
     String entry = identity.expiringAt(entryExpiry).toJson();
     Long removed = connection.sync().eval(HEARTBEAT, ScriptOutputType.INTEGER,
-        new String[] {key, spacesKey}, identity.field(), entry, Long.toString(now),
+        new String[] {key, spacesKey, sweepKey}, identity.field(), entry, Long.toString(now),
         Long.toString(DEAD_RETENTION.toMillis()), Long.toString(KEY_TTL.toMillis()),
         identity.schemaHash(), Long.toString(entryExpiry + l2Ttl.toMillis()),
         Integer.toString(MAX_SPACES));
