@@ -187,7 +187,8 @@ public final class FleetServices implements AutoCloseable {
       connection = c;
       long now = settings.clock.millis();
       registry = new AgentRegistry(c, keys, new AgentInfo(pod, settings.podNamespace,
-          settings.podTemplateHash, cache.schemaHash(), settings.version, now, now), settings.clock);
+          settings.podTemplateHash, cache.schemaHash(), settings.version, now, now), settings.clock,
+          settings.l2Ttl);
       stats = new StatsFlusher(c, keys, settings.meterRegistry, writtenKeys, settings.l2Ttl,
           settings.clock, COMMAND_TIMEOUT);
       tasks.add(every(settings.heartbeatInterval, "registry heartbeat", registry::heartbeat, true));

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -45,6 +46,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * decayed count of lookups at {@code now}, about
  * {@code rate × (halfLife / ln 2) × (1 − 2^(−(now − since) / halfLife))} for a steady rate.
  *
+ * <p><b>Bound.</b> A flush sends at most about {@value #MAX_IDS_PER_FLUSH} distinct ids: beyond
+ * that, ids sampled less often than a threshold are sent with a probability proportional to
+ * their count and an increment of the threshold, so every score keeps its expectation
+ * ({@link #bound}).
+ *
  * <p>Thread-safe: {@link #record} from any thread, {@link #flush} from one thread at a time.
  */
 public final class HotKeys {
@@ -53,6 +59,11 @@ public final class HotKeys {
   public static final int DEFAULT_SAMPLE_PERIOD = 16;
   /** The default ring size: the most samples one flush sends. */
   public static final int DEFAULT_BUFFER_SIZE = 4096;
+  /**
+   * The most distinct ids one flush sends ({@code ZINCRBY}s on the cache's control slot): at 500
+   * pods flushing every 5 s, 25,600 a second instead of up to 409,600 (ControlSlotLoadIT).
+   */
+  public static final int MAX_IDS_PER_FLUSH = 256;
   /** The default bound of the hot set. */
   public static final int DEFAULT_CAPACITY = 50_000;
   /** The default half-life of a lookup's weight. */
@@ -210,25 +221,68 @@ public final class HotKeys {
    * @throws io.lettuce.core.RedisException if Valkey failed or did not answer in time
    */
   public int flush(ValkeyConnection<String> connection, KeySpace keys, InstantSource clock) {
-    Map<String, Integer> counts = drain();
-    if (counts.isEmpty()) {
+    Map<String, Double> increments = bound(drain(), MAX_IDS_PER_FLUSH,
+        ThreadLocalRandom.current());
+    if (increments.isEmpty()) {
       return 0;
     }
-    List<String> args = new ArrayList<>(6 + 2 * counts.size());
+    List<String> args = new ArrayList<>(6 + 2 * increments.size());
     args.add(Long.toString(clock.millis()));
     args.add(Long.toString(halfLife.toMillis()));
     args.add(Integer.toString(RESCALE_AFTER_HALF_LIVES));
     args.add(Integer.toString(capacity));
     args.add(Double.toString(MIN_SCORE));
     args.add(Integer.toString(samplePeriod));
-    for (Map.Entry<String, Integer> e : counts.entrySet()) {
+    for (Map.Entry<String, Double> e : increments.entrySet()) {
       args.add(e.getKey());
-      args.add(Long.toString((long) e.getValue() * samplePeriod));
+      args.add(Double.toString(e.getValue() * samplePeriod));
     }
     connection.sync().eval(FLUSH, ScriptOutputType.VALUE,
         new String[] {keys.hotKey(), keys.hotLandmarkKey(), keys.hotMetaKey()},
         args.toArray(String[]::new));
-    return counts.size();
+    return increments.size();
+  }
+
+  /**
+   * At most about {@code max} of {@code counts}, with increments whose expectation is each id's
+   * count (threshold sampling): with a threshold {@code t} chosen so that the expected number
+   * kept is {@code max}, an id sampled {@code c >= t} times is kept with increment {@code c}, one
+   * sampled fewer times with probability {@code c / t} and increment {@code t}. So hot ids are
+   * always sent exactly, and the hot set's scores stay unbiased for the tail too.
+   */
+  static Map<String, Double> bound(Map<String, Integer> counts, int max, Random random) {
+    Map<String, Double> out = new HashMap<>();
+    if (counts.size() <= max) {
+      counts.forEach((id, c) -> out.put(id, (double) c));
+      return out;
+    }
+    double low = 0;
+    double high = 0;
+    for (int c : counts.values()) {
+      high = Math.max(high, c);
+    }
+    high *= counts.size(); // keeps fewer than one id expected
+    for (int i = 0; i < 60; i++) {
+      double t = (low + high) / 2;
+      double kept = 0;
+      for (int c : counts.values()) {
+        kept += Math.min(1, c / t);
+      }
+      if (kept > max) {
+        low = t;
+      } else {
+        high = t;
+      }
+    }
+    double t = high;
+    counts.forEach((id, c) -> {
+      if (c >= t) {
+        out.put(id, (double) c);
+      } else if (random.nextDouble() * t < c) {
+        out.put(id, t);
+      }
+    });
+    return out;
   }
 
   /**

@@ -1,7 +1,9 @@
 package io.warmgate.agent.invalidate;
 
+import io.lettuce.core.Range;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
@@ -22,8 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Invalidates ids for every pod of a cache: deletes their values in every live schema key space
- * (the schema hashes of the agents in the registry, and this agent's own), then appends them to
+ * Invalidates ids for every pod of a cache: deletes their values in every schema key space whose
+ * values may still live (those of {@code {wg:<cache>}:spaces}, where each agent's heartbeat keeps
+ * its own for l2Ttl after it last ran, the schema hashes of the live agents in the registry, and
+ * this agent's own), then appends them to
  * the invalidation stream, which every pod's {@link InvalidationListener} reads to drop them from
  * its in-process tier. Deleting first means a pod that drops an id and looks it up again does not
  * find the old value in L2.
@@ -164,25 +168,36 @@ public final class Invalidator {
   }
 
   /**
-   * The schema hashes of the live agents of the cache, and this agent's own. A hash seen live
-   * before counts until the expiry its entry had then, even when the registry no longer holds it:
-   * a Valkey restarted empty loses the registry until the agents' next heartbeats, and an
-   * invalidation meanwhile must still reach their key spaces.
+   * The schema key spaces whose values may still live, and this agent's own: each of
+   * {@code {wg:<cache>}:spaces} (every agent records its own there, until its values have
+   * expired: so a canary whose agents stopped or died still counts within l2Ttl), and the hash
+   * of each live registry entry (agents of versions that do not record their key space). A hash
+   * seen before counts until the expiry it had then, even when Valkey no longer holds it: a Valkey
+   * restarted empty loses both keys until the agents' next heartbeats, and an invalidation
+   * meanwhile must still reach their key spaces.
    */
   Set<String> liveSchemaHashes() {
+    return liveSchemaHashes(true);
+  }
+
+  private Set<String> liveSchemaHashes(boolean readRegistry) {
     Set<String> hashes = new TreeSet<>();
     hashes.add(keys.schemaHash());
     long now = clock.millis();
-    Map<String, String> agents = valkey.sync().hgetall(keys.agentsKey());
+    List<ScoredValue<String>> spaces = valkey.sync().zrangebyscoreWithScores(keys.spacesKey(),
+        Range.from(Range.Boundary.including(now), Range.Boundary.unbounded()));
+    for (ScoredValue<String> space : spaces) {
+      remember(space.getValue(), (long) space.getScore());
+    }
+    Map<String, String> agents = readRegistry ? valkey.sync().hgetall(keys.agentsKey()) : Map.of();
     for (String json : agents.values()) {
       try {
         AgentInfo agent = AgentInfo.fromJson(json);
         if (agent.isLiveAt(now)) {
-          seenUntil.merge(keys.withSchemaHash(agent.schemaHash()).schemaHash(), agent.expiresAt(),
-              Math::max);
+          remember(agent.schemaHash(), agent.expiresAt());
         }
       } catch (IllegalArgumentException e) {
-        // An entry of an incompatible agent, or a schema hash no key space has: nothing to delete.
+        // An entry of an incompatible agent: nothing to delete.
       }
     }
     seenUntil.values().removeIf(expiry -> expiry < now);
@@ -190,12 +205,22 @@ public final class Invalidator {
     return hashes;
   }
 
+  private void remember(String schemaHash, long until) {
+    try {
+      seenUntil.merge(keys.withSchemaHash(schemaHash).schemaHash(), until, Math::max);
+    } catch (IllegalArgumentException e) {
+      // Not a schema hash, so no key space has it: nothing to delete.
+    }
+  }
+
   /**
-   * Reads the registry to remember the live key spaces (the fleet services call it with each
-   * heartbeat), so that the first invalidation after the registry was lost still knows them.
+   * Reads {@code {wg:<cache>}:spaces} to remember the key spaces (the fleet services call it with
+   * each heartbeat), so that the first invalidation after Valkey lost it still knows them. It does
+   * not read the registry: at hundreds of pods, one {@code HGETALL} of every entry per pod and
+   * heartbeat was most of the control slot's outbound bytes.
    */
   public void observeRegistry() {
-    liveSchemaHashes();
+    liveSchemaHashes(false);
   }
 
   private Long await(RedisFuture<Long> deletion, long deadlineNanos) {

@@ -131,6 +131,23 @@ public final class KeySpace {
     return controlKey("agents");
   }
 
+  /**
+   * Returns {@code {wg:<cache>}:agents:sweep}, the epoch millis after which the next heartbeat
+   * deletes long-dead registry entries (one sweep a minute for the whole fleet).
+   */
+  public String agentsSweepKey() {
+    return controlKey("agents:sweep");
+  }
+
+  /**
+   * Returns {@code {wg:<cache>}:spaces}, the sorted set of the cache's schema key spaces whose
+   * values may still live: member = schema hash, score = epoch millis by which every value its
+   * agents wrote has expired (see {@code docs/valkey-layout.md}).
+   */
+  public String spacesKey() {
+    return controlKey("spaces");
+  }
+
   /** Returns {@code {wg:<cache>}:stats:<schemaHash>}, this namespace's cumulative counters. */
   public String statsKey() {
     return controlKey("stats:" + schemaHash);

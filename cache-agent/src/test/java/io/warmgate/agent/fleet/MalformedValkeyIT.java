@@ -134,6 +134,7 @@ class MalformedValkeyIT {
   @Test
   void regressionRegistryOfTheWrongTypeIsReplacedByTheNextHeartbeat() {
     raw.set(keys.agentsKey(), "garbage");
+    raw.hset(keys.spacesKey(), "not", "a sorted set");
     long now = clock.millis();
     AgentRegistry registry = new AgentRegistry(valkey.connection(), keys,
         new AgentInfo("pod-a", "shop", "7d9f", keys.schemaHash(), "1", now, now), clock);
@@ -141,6 +142,7 @@ class MalformedValkeyIT {
     registry.heartbeat();
 
     assertThat(registry.entries()).extracting(AgentInfo::pod).containsExactly("pod-a");
+    assertThat(raw.zrange(keys.spacesKey(), 0, -1)).containsExactly(keys.schemaHash());
   }
 
   @Test

@@ -100,4 +100,28 @@ class HotKeysTest {
     assertThatThrownBy(() -> new HotKeys(16, 8, 10, Duration.ZERO))
         .hasMessageContaining("halfLife must be at least 1 ms");
   }
+
+  @Test
+  void aFlushBeyondTheBoundKeepsHotIdsExactlyAndEveryScoreUnbiased() {
+    java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+    for (int i = 0; i < 2_000; i++) {
+      counts.put("tail-" + i, 1 + i % 3);
+    }
+    for (int i = 0; i < 20; i++) {
+      counts.put("hot-" + i, 200);
+    }
+    java.util.Random random = new java.util.Random(7);
+    double tailSum = 0;
+    int trials = 200;
+    for (int trial = 0; trial < trials; trial++) {
+      java.util.Map<String, Double> sent = HotKeys.bound(counts, 256, random);
+      assertThat(sent.size()).isBetween(200, 312);
+      for (int i = 0; i < 20; i++) {
+        assertThat(sent.get("hot-" + i)).isEqualTo(200.0);
+      }
+      tailSum += sent.getOrDefault("tail-1", 0.0); // sampled twice
+    }
+    assertThat(tailSum / trials).as("mean increment of an id sampled twice").isBetween(1.5, 2.5);
+    assertThat(HotKeys.bound(java.util.Map.of("a", 1), 256, random)).containsEntry("a", 1.0);
+  }
 }

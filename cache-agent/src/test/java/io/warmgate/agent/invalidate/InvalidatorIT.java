@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.warmgate.agent.ManualClock;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.ValkeyConnection;
 import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.agent.registry.AgentInfo;
+import io.warmgate.agent.registry.AgentRegistry;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -37,6 +42,7 @@ class InvalidatorIT {
 
   @BeforeEach
   void connect() throws Exception {
+    redis.flushAll();
     connection = ValkeyConnection.open(ValkeyEndpoint.standalone(redis.uri()), StringCodec.UTF8,
         resources, Duration.ofSeconds(2)).get(10, TimeUnit.SECONDS);
     invalidator = new Invalidator(connection, KEYS, InstantSource.system(), Duration.ofSeconds(2));
@@ -46,6 +52,50 @@ class InvalidatorIT {
   void close() {
     connection.close();
     resources.shutdown(0, 2, TimeUnit.SECONDS);
+  }
+
+  /**
+   * An aborted canary: its agents wrote values in their key space, then stopped (deregistered) or
+   * were killed (their entries dead, then deleted). Those values live until l2Ttl, and a rollback
+   * or retried canary within it would serve them, so an invalidation must still delete them, and
+   * only until they have expired.
+   */
+  @Test
+  void aKeySpaceWhoseAgentsAreGoneButWhoseValuesAreYoungerThanL2TtlIsInvalidated() {
+    ManualClock clock = new ManualClock();
+    Duration l2Ttl = Duration.ofMinutes(4);
+    KeySpace canary = KEYS.withSchemaHash("bbbbbbbbbbbb");
+    KeySpace killedCanary = KEYS.withSchemaHash("cccccccccccc");
+    AgentRegistry stopped = canaryAgent("canary-a", canary, clock, l2Ttl);
+    AgentRegistry killed = canaryAgent("canary-b", killedCanary, clock, l2Ttl);
+    stopped.heartbeat();
+    killed.heartbeat();
+    RedisClusterCommands<String, String> raw = connection.sync();
+    raw.set(canary.valueKey("deal-1"), "old row", SetArgs.Builder.px(l2Ttl.toMillis()));
+    raw.set(killedCanary.valueKey("deal-1"), "old row", SetArgs.Builder.px(l2Ttl.toMillis()));
+    assertThat(stopped.deregister()).isTrue();
+    // Killed: dead 15 s after its last heartbeat, deleted by the stable agents a minute later.
+    clock.advance(Duration.ofSeconds(90));
+    canaryAgent("stable-a", KEYS, clock, l2Ttl).heartbeat();
+    assertThat(raw.hkeys(KEYS.agentsKey())).containsExactly("shop/stable-a");
+
+    Invalidator fresh = new Invalidator(connection, KEYS, clock, Duration.ofSeconds(2));
+    assertThat(fresh.invalidate(List.of("deal-1"))).as("key spaces invalidated")
+        .containsExactlyInAnyOrder(KEYS.schemaHash(), canary.schemaHash(),
+            killedCanary.schemaHash());
+    assertThat(raw.exists(canary.valueKey("deal-1"), killedCanary.valueKey("deal-1"))).isZero();
+
+    // Once every value the canary could have written has expired, its key space is left alone.
+    clock.advance(l2Ttl.plus(AgentRegistry.ENTRY_TTL));
+    assertThat(new Invalidator(connection, KEYS, clock, Duration.ofSeconds(2))
+        .invalidate(List.of("deal-2"))).containsExactly(KEYS.schemaHash());
+  }
+
+  private AgentRegistry canaryAgent(String pod, KeySpace space, ManualClock clock,
+      Duration l2Ttl) {
+    long now = clock.millis();
+    return new AgentRegistry(connection, space,
+        new AgentInfo(pod, "shop", "5c4b", space.schemaHash(), "1.2.3", now, now), clock, l2Ttl);
   }
 
   @Test

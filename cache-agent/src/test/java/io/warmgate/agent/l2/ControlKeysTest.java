@@ -15,6 +15,8 @@ class ControlKeysTest {
   @Test
   void namesFollowTheLayoutDocument() {
     assertThat(keys.agentsKey()).isEqualTo("{wg:deals}:agents");
+    assertThat(keys.spacesKey()).isEqualTo("{wg:deals}:spaces");
+    assertThat(keys.agentsSweepKey()).isEqualTo("{wg:deals}:agents:sweep");
     assertThat(keys.statsKey()).isEqualTo("{wg:deals}:stats:0123456789ab");
     assertThat(keys.statsBucketKey(1_764_504_000L)).isEqualTo("{wg:deals}:stats:0123456789ab:1764504000");
     assertThat(keys.keysWrittenKey()).isEqualTo("{wg:deals}:keys:0123456789ab");
@@ -28,7 +30,7 @@ class ControlKeysTest {
 
   @Test
   void allControlKeysShareTheCacheHashTagAndValueKeysHaveNone() {
-    List<String> control = List.of(keys.agentsKey(), keys.statsKey(), keys.statsBucketKey(0),
+    List<String> control = List.of(keys.agentsKey(), keys.agentsSweepKey(), keys.spacesKey(), keys.statsKey(), keys.statsBucketKey(0),
         keys.keysWrittenKey(), keys.hotKey(), keys.hotLandmarkKey(), keys.hotMetaKey(),
         keys.warmJobKey(), keys.warmIdsKey(), keys.warmLockKey());
     assertThat(control).allSatisfy(k -> assertThat(k).startsWith(keys.controlTag() + ":"));

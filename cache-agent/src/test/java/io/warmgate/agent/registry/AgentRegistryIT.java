@@ -59,6 +59,29 @@ class AgentRegistryIT {
         + "\"podTemplateHash\":\"7d9f\",\"schemaHash\":\"aaaaaaaaaaaa\",\"version\":\"1.2.3\","
         + "\"startedAt\":" + started + ",\"expiresAt\":" + (started + 15_000) + "}");
     assertThat(raw.pttl("{wg:deals}:agents")).isBetween(3_590_000L, 3_600_000L);
+    // Its key space, until every value it could write while its entry lives has expired.
+    assertThat(raw.zscore("{wg:deals}:spaces", "aaaaaaaaaaaa"))
+        .isEqualTo((double) (started + 15_000 + 240_000));
+    assertThat(raw.pttl("{wg:deals}:spaces")).isBetween(250_000L, 255_000L);
+  }
+
+  @Test
+  void keySpacesStayForL2TtlAfterTheirLastHeartbeatAndTheLongestTtlWins() {
+    AgentRegistry canaryAgent = new AgentRegistry(connection, canary, new AgentInfo("c", "shop",
+        "5c4b", "bbbbbbbbbbbb", "1.2.3", clock.millis(), clock.millis()), clock,
+        Duration.ofMinutes(10));
+    AgentRegistry stableAgent = agent("s", "7d9f", stable);
+    canaryAgent.heartbeat();
+    long canaryUntil = clock.millis() + 15_000 + 600_000;
+    clock.advance(Duration.ofMinutes(5));
+    stableAgent.heartbeat();
+    assertThat(raw.zrange("{wg:deals}:spaces", 0, -1))
+        .containsExactly("aaaaaaaaaaaa", "bbbbbbbbbbbb");
+    assertThat(raw.zscore("{wg:deals}:spaces", "bbbbbbbbbbbb")).isEqualTo((double) canaryUntil);
+
+    clock.advance(Duration.ofMinutes(6)); // the canary's values have expired
+    stableAgent.heartbeat();
+    assertThat(raw.zrange("{wg:deals}:spaces", 0, -1)).containsExactly("aaaaaaaaaaaa");
   }
 
   @Test
@@ -110,7 +133,7 @@ class AgentRegistryIT {
   }
 
   @Test
-  void aCrashedAgentIsDeadAfter15SecondsAndDeletedByAnotherAgentAMinuteLater() {
+  void aCrashedAgentIsDeadAfter15SecondsAndDeletedByTheFleetsOneSweepAMinuteAfterThat() {
     AgentRegistry crashed = agent("crashed", "7d9f", stable);
     AgentRegistry alive = agent("alive", "7d9f", stable);
     crashed.heartbeat(); // and then nothing more
@@ -126,7 +149,9 @@ class AgentRegistryIT {
     assertThat(alive.heartbeat()).isZero();
     assertThat(raw.hkeys("{wg:deals}:agents")).containsExactlyInAnyOrder("shop/crashed", "shop/alive");
 
-    clock.advance(Duration.ofSeconds(2)); // dead for over 60 s: deleted
+    clock.advance(Duration.ofSeconds(2)); // dead for over 60 s, but swept a minute ago at most
+    assertThat(alive.heartbeat()).isZero();
+    clock.advance(Duration.ofSeconds(59)); // the next sweep, once a minute for the whole fleet
     assertThat(alive.heartbeat()).isEqualTo(1);
     assertThat(raw.hkeys("{wg:deals}:agents")).containsExactly("shop/alive");
   }

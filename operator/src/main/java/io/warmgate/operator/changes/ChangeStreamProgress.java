@@ -38,8 +38,11 @@ import java.util.Objects;
  * </ul>
  *
  * <p>{@code ChangesFollowed} is True ({@code Following}) when the hash is fresh and the lag within
- * the bound; False {@code NoReader} when the hash is missing or stale, False {@code Lagging} when
- * it is fresh but the lag exceeds the bound; Unknown {@code NotChecked} when Valkey could not be
+ * the bound; False {@code NoReader} when the hash is missing or stale; False {@code WatermarkLost}
+ * when it is fresh but a reader found the saved watermark gone and started from then, until
+ * {@code watermarkLostUntil} (the reader's time of loss plus the cache's {@code maxStaleness}: rows
+ * changed before the loss may be served until then); False {@code Lagging} when it is fresh but
+ * the lag exceeds the bound; Unknown {@code NotChecked} when Valkey could not be
  * read or the hash holds neither a readable watermark nor lagMs.
  */
 public final class ChangeStreamProgress {
@@ -55,6 +58,8 @@ public final class ChangeStreamProgress {
   static final String LAG_MS = "lagMs";
   static final String OWNER = "owner";
   static final String UPDATED_AT = "updatedAt";
+  static final String WATERMARK_LOST_AT = "watermarkLostAt";
+  static final String WATERMARK_LOST_UNTIL = "watermarkLostUntil";
 
   private ChangeStreamProgress() {}
 
@@ -127,6 +132,17 @@ public final class ChangeStreamProgress {
           + "stream " + stream + " saved neither a readable watermark ('" + hash.get(WATERMARK)
           + "') nor lagMs ('" + hash.get(LAG_MS) + "') in " + key + "; it saves them again every "
           + "second, so if this stays, delete the key");
+    }
+    Instant lostAt = epochMillis(hash.get(WATERMARK_LOST_AT));
+    Instant lostUntil = epochMillis(hash.get(WATERMARK_LOST_UNTIL));
+    if (lostAt != null && lostUntil != null && now.isBefore(lostUntil)) {
+      return new Outcome(status, Condition.FALSE, Reasons.WATERMARK_LOST, reader + " of change "
+          + "stream " + stream + " found no saved watermark in " + key + " at " + rfc3339(lostAt)
+          + " (Valkey restarted without persistence, or the key was evicted or deleted) and "
+          + "reads from then: rows changed between the lost watermark and then were not "
+          + "invalidated, and pods may serve them until " + rfc3339(lostUntil) + " (maxStaleness "
+          + "after the loss). To drop them sooner, restart the pods (L1) and delete the cache's "
+          + "value keys; to avoid it, give Valkey persistence or a noeviction policy");
     }
     Duration bound = lagBound(spec);
     if (lag.compareTo(bound) > 0) {

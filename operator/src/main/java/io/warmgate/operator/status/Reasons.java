@@ -67,6 +67,11 @@ public final class Reasons {
   public static final String NO_READER = "NoReader";
   /** ChangesFollowed=False: a reader runs, but its watermark trails by more than the bound. */
   public static final String LAGGING = "Lagging";
+  /**
+   * ChangesFollowed=False: a reader found its saved watermark gone and started from then; rows
+   * changed before may be served until the values cached before have expired.
+   */
+  public static final String WATERMARK_LOST = "WatermarkLost";
 
   private Reasons() {}
 }

@@ -40,6 +40,36 @@ class ChangeStreamProgressTest {
     assertThat(status.getObservedAt()).isEqualTo("2026-03-01T12:00:30Z");
   }
 
+  /**
+   * A reader that found its watermark gone (Valkey restarted without persistence) reads again
+   * from then, within the lag bound; but rows changed before it may be served until
+   * watermarkLostUntil, and the condition must say so until then.
+   */
+  @Test
+  void aLostWatermarkIsReportedUntilTheValuesCachedBeforeItHaveExpired() {
+    Map<String, String> hash = new java.util.HashMap<>(
+        saved(NOW.minusMillis(1_800), 700, NOW.minusMillis(1_000)));
+    Instant lostAt = NOW.minusSeconds(20);
+    hash.put("watermarkLostAt", Long.toString(lostAt.toEpochMilli()));
+    hash.put("watermarkLostUntil", Long.toString(lostAt.plusSeconds(300).toEpochMilli()));
+
+    ChangeStreamProgress.Outcome outcome = ChangeStreamProgress.evaluate(KEY, SPEC, hash, NOW);
+    assertThat(outcome.condition()).isEqualTo(Condition.FALSE);
+    assertThat(outcome.reason()).isEqualTo("WatermarkLost");
+    assertThat(outcome.message()).contains("deals-7f9-abc/1b2c")
+        .contains("2026-03-01T12:00:10Z").contains("2026-03-01T12:05:10Z")
+        .contains("persistence");
+    assertThat(outcome.status().getLagSeconds()).isEqualTo(1.8);
+
+    // Once every value cached before the loss has expired, the reader is followed again.
+    ChangeStreamProgress.Outcome later = ChangeStreamProgress.evaluate(KEY, SPEC, Map.of(
+        "watermark", NOW.plusSeconds(299).toString(), "owner", "deals-7f9-abc/1b2c",
+        "updatedAt", Long.toString(NOW.plusSeconds(300).toEpochMilli()),
+        "watermarkLostAt", hash.get("watermarkLostAt"),
+        "watermarkLostUntil", hash.get("watermarkLostUntil")), NOW.plusSeconds(301));
+    assertThat(later.reason()).isEqualTo(Reasons.FOLLOWING);
+  }
+
   @Test
   void spannerTimestampsWithNanosecondsParse() {
     Map<String, String> hash = new java.util.HashMap<>(

@@ -5,8 +5,12 @@ import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.Statement;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGateConfig;
 import io.warmgate.agent.l2.KeySpace;
@@ -17,8 +21,8 @@ import io.warmgate.contract.ChangeStreamNames;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -41,7 +45,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>One reader per cache.</b> Every pod may run a watcher; the one holding the lock
  * {@code {wg:<cache>}:changes:<stream>:lock} (taken with {@code SET NX PX}, renewed every
  * {@value #RENEW_SECONDS} s, lapsing after {@value #LOCK_SECONDS} s) reads the stream, and another
- * takes over when it stops or dies.
+ * takes over when it stops or dies. A reader is fenced: it reads only until one second before its
+ * lock could lapse, counted from the last acquire or renewal Valkey confirmed, so a reader that
+ * cannot renew (Valkey unreachable from its pod, a stalled link) has stopped before another can
+ * take over; it writes the watermark only in a script that checks it still holds the lock.
  *
  * <p><b>Nothing skipped.</b> The reader queries the stream from its watermark (partition token
  * {@code NULL}), then each partition the query announces, and each child partition those
@@ -52,12 +59,55 @@ import org.slf4j.LoggerFactory;
  * {@code updatedAt}). A new reader resumes from it: changes after it are read again, and
  * invalidating an id twice is harmless. The first reader of a cache starts at the time it starts:
  * values cached before then are bounded by their TTLs.
+ *
+ * <p><b>A lost watermark is reported.</b> When a watcher that had seen a watermark (its own, or one
+ * it saw while another pod read) takes the lock and finds none (Valkey restarted without
+ * persistence, the key evicted or deleted), it starts from now as well, and changes made since the
+ * lost watermark are not invalidated: pods may serve them until their values expire, at most
+ * {@code maxStaleness} later. It writes {@code watermarkLostAt} and {@code watermarkLostUntil}
+ * (that time plus {@code maxStaleness}) into the hash, which the operator reports as
+ * {@code ChangesFollowed=False} ({@code WatermarkLost}) until then, and counts it in
+ * {@code warmgate.changes.watermark.lost}.
  */
 public final class ChangeStreamWatcher implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ChangeStreamWatcher.class);
   static final int LOCK_SECONDS = 10;
   static final int RENEW_SECONDS = 3;
+  /**
+   * A reader stops this long before its lock could lapse: the pod's clock and Valkey's may run at
+   * slightly different rates, and a command in flight takes time to land.
+   */
+  static final long FENCE_MARGIN_MILLIS = 1_000;
+
+  /**
+   * KEYS = lock, state; ARGV = token, ttl ms. Takes the lock if free, or keeps it if this token
+   * holds it; returns {1 if held now else 0, the saved watermark or ''}, read at one instant.
+   */
+  private static final String ACQUIRE = """
+      local held = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+      if not held and redis.call('GET', KEYS[1]) == ARGV[1] then
+        redis.call('PEXPIRE', KEYS[1], ARGV[2])
+        held = true
+      end
+      local mark = ''
+      if redis.call('TYPE', KEYS[2]).ok == 'hash' then
+        mark = redis.call('HGET', KEYS[2], 'watermark') or ''
+      end
+      return {held and 1 or 0, mark}
+      """;
+
+  /**
+   * KEYS = lock, state; ARGV = token, then field/value pairs. Writes them into the state hash only
+   * if the token holds the lock: 1 if it did, else 0.
+   */
+  private static final String SAVE = """
+      if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+        return 0
+      end
+      redis.call('HSET', KEYS[2], unpack(ARGV, 2))
+      return 1
+      """;
   private final Builder settings;
   private final String stateKey;
   private final TokenLock lock;
@@ -71,9 +121,15 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   /** Progress of each partition being read: token (or "" for the first query) → timestamp. */
   private final Map<String, Timestamp> progress = new ConcurrentHashMap<>();
   private final Set<String> started = ConcurrentHashMap.newKeySet();
+  private final Counter watermarksLost;
+  private final Counter fenced;
   private volatile boolean leading;
   private volatile boolean closed;
   private volatile long generation;
+  /** {@link System#nanoTime()} until which the lock is known to be held. */
+  private volatile long heldUntilNanos;
+  /** Whether this watcher has seen a saved watermark, so that finding none means it was lost. */
+  private volatile boolean sawWatermark;
 
   private ChangeStreamWatcher(Builder b) {
     this.settings = b;
@@ -83,8 +139,15 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     this.token = b.podName + "/" + UUID.randomUUID();
     this.endpoint = b.valkey.withReadFrom(ValkeyEndpoint.ReadFrom.PRIMARY);
     this.connecting = open();
+    this.heldUntilNanos = System.nanoTime();
     this.timer = Executors.newSingleThreadScheduledExecutor(daemon("warmgate-changes-lock"));
     this.readers = Executors.newCachedThreadPool(daemon("warmgate-changes-reader"));
+    this.watermarksLost = Counter.builder("warmgate.changes.watermark.lost")
+        .description("Times a reader found the saved watermark gone and started from now")
+        .tags("cache", b.cache.name(), "stream", b.stream).register(b.meterRegistry);
+    this.fenced = Counter.builder("warmgate.changes.fenced")
+        .description("Times a reader stopped because it could not confirm its lock in time")
+        .tags("cache", b.cache.name(), "stream", b.stream).register(b.meterRegistry);
     timer.scheduleWithFixedDelay(this::lead, 0, RENEW_SECONDS, TimeUnit.SECONDS);
     timer.scheduleWithFixedDelay(this::saveWatermark, 1, 1, TimeUnit.SECONDS);
   }
@@ -105,7 +168,17 @@ public final class ChangeStreamWatcher implements AutoCloseable {
 
   /** Whether this watcher holds the lock and reads the stream. */
   public boolean isLeading() {
-    return leading;
+    return leading && lockConfirmed();
+  }
+
+  /** Whether readers of reading {@code gen} may go on: it is current and the lock is held. */
+  private boolean holding(long gen) {
+    return gen == generation && !closed && lockConfirmed();
+  }
+
+  /** Whether the last confirmed acquire or renewal still covers now, less the margin. */
+  private boolean lockConfirmed() {
+    return System.nanoTime() - heldUntilNanos < 0;
   }
 
   private CompletableFuture<ValkeyConnection<String>> open() {
@@ -137,28 +210,56 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   }
 
   private void lead() {
+    if (leading && !lockConfirmed()) {
+      log.warn("change stream {}: could not renew the reader lock within {} s; stopped reading, "
+          + "so that another pod can take over", settings.stream, LOCK_SECONDS);
+      fenced.increment();
+      stopReading();
+    }
     ValkeyConnection<String> valkey = connection();
     if (valkey == null) {
       return;
     }
     try {
+      long sent = System.nanoTime();
       if (leading) {
-        if (!lock.renew(valkey.sync(), token)) {
+        if (lock.renew(valkey.sync(), token)) {
+          heldUntil(sent);
+        } else {
           log.warn("change stream {}: lost the reader lock; another pod reads it now", settings.stream);
           stopReading();
         }
-      } else if (lock.acquire(valkey.sync(), token)) {
-        startReading(valkey);
+        return;
+      }
+      List<Object> reply = valkey.sync().eval(ACQUIRE, ScriptOutputType.MULTI,
+          new String[] {lock.key(), stateKey}, token,
+          Long.toString(Duration.ofSeconds(LOCK_SECONDS).toMillis()));
+      String saved = String.valueOf(reply.get(1));
+      if (((Long) reply.get(0)) == 1L) {
+        heldUntil(sent);
+        startReading(valkey, saved.isEmpty() ? null : saved);
+      } else if (!saved.isEmpty()) {
+        sawWatermark = true;
       }
     } catch (RuntimeException e) {
       log.warn("change stream {}: reader lock: {}", settings.stream, e.toString());
     }
   }
 
-  private void startReading(ValkeyConnection<String> valkey) {
-    Timestamp from = watermark(valkey);
+  private void heldUntil(long sentNanos) {
+    heldUntilNanos = sentNanos + TimeUnit.SECONDS.toNanos(LOCK_SECONDS)
+        - TimeUnit.MILLISECONDS.toNanos(FENCE_MARGIN_MILLIS);
+  }
+
+  private void startReading(ValkeyConnection<String> valkey, String saved) {
+    Timestamp from = parse(saved);
     if (from == null) {
       from = Timestamp.now();
+      if (sawWatermark) {
+        reportLostWatermark(valkey, from);
+      }
+    } else {
+      sawWatermark = true;
     }
     leading = true;
     long gen = ++generation;
@@ -166,6 +267,34 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     started.clear();
     log.info("change stream {}: reading from {} as {}", settings.stream, from, token);
     read("", null, from, gen);
+  }
+
+  /** Records in the state hash and the metric that this reader starts from now, not from a watermark. */
+  private void reportLostWatermark(ValkeyConnection<String> valkey, Timestamp from) {
+    watermarksLost.increment();
+    long now = from.toSqlTimestamp().getTime();
+    long until = now + settings.maxStaleness.toMillis();
+    log.error("change stream {}: the saved watermark in {} is gone (Valkey restarted without "
+        + "persistence, or the key was evicted or deleted); reading from now, {}: rows changed "
+        + "since the lost watermark were not invalidated and may be served until {}",
+        settings.stream, stateKey, from, java.time.Instant.ofEpochMilli(until));
+    try {
+      save(valkey, "watermarkLostAt", Long.toString(now), "watermarkLostUntil",
+          Long.toString(until));
+    } catch (RuntimeException e) {
+      log.warn("change stream {}: cannot record the lost watermark: {}", settings.stream,
+          e.toString());
+    }
+  }
+
+  /** Writes field/value pairs into the state hash if this watcher holds the lock; whether it did. */
+  private boolean save(ValkeyConnection<String> valkey, String... fieldsAndValues) {
+    String[] args = new String[fieldsAndValues.length + 1];
+    args[0] = token;
+    System.arraycopy(fieldsAndValues, 0, args, 1, fieldsAndValues.length);
+    Long saved = valkey.sync().eval(SAVE, ScriptOutputType.INTEGER,
+        new String[] {lock.key(), stateKey}, args);
+    return saved != null && saved == 1L;
   }
 
   private void stopReading() {
@@ -180,7 +309,7 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     }
     progress.put(key, from);
     readers.execute(() -> {
-      while (gen == generation && !closed) {
+      while (holding(gen)) {
         try {
           readPartition(key, partition, gen);
           if (gen == generation) {
@@ -188,7 +317,7 @@ public final class ChangeStreamWatcher implements AutoCloseable {
           }
           return;
         } catch (SpannerException | IllegalStateException e) {
-          if (gen != generation || closed) {
+          if (!holding(gen)) {
             return;
           }
           log.warn("change stream {}: partition {} failed, resuming at {}: {}", settings.stream,
@@ -209,11 +338,14 @@ public final class ChangeStreamWatcher implements AutoCloseable {
         .build();
     try (ResultSet rows = settings.database.singleUse().executeQuery(query)) {
       while (rows.next()) {
-        if (gen != generation || closed) {
+        if (!holding(gen)) {
           return;
         }
         ChangeRecords.Batch batch = ChangeRecords.read(rows.getStructList(0));
         invalidate(batch.changes(), gen);
+        if (!holding(gen)) {
+          return; // fenced while invalidating: this batch's progress is not this reader's to record
+        }
         if (batch.progress() != null) {
           // Only while this reading lasts: a reader of an earlier one must not pin the watermark.
           progress.computeIfPresent(key, (k, old) -> gen == generation ? batch.progress() : old);
@@ -262,7 +394,7 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   private boolean retry(long gen, String what, Exception e) {
     log.warn("change stream {}: {} failed, retrying: {}", settings.stream, what, e.toString());
     sleep(500);
-    return gen == generation && !closed;
+    return holding(gen);
   }
 
   /** The least progress of the partitions being read, or null when none is. */
@@ -277,7 +409,8 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   }
 
   private void saveWatermark() {
-    if (!leading) {
+    long gen = generation;
+    if (!leading || !holding(gen)) {
       return;
     }
     Timestamp mark = currentWatermark();
@@ -285,23 +418,26 @@ public final class ChangeStreamWatcher implements AutoCloseable {
       return;
     }
     try {
-      long now = System.currentTimeMillis();
-      Map<String, String> fields = new LinkedHashMap<>();
-      fields.put("watermark", mark.toString());
-      fields.put("lagMs", Long.toString(Math.max(0, now - mark.toSqlTimestamp().getTime())));
-      fields.put("owner", token);
-      fields.put("updatedAt", Long.toString(now));
       ValkeyConnection<String> valkey = connection();
-      if (valkey != null) {
-        valkey.sync().hset(stateKey, fields);
+      if (valkey == null) {
+        return;
+      }
+      long now = System.currentTimeMillis();
+      if (save(valkey, "watermark", mark.toString(),
+          "lagMs", Long.toString(Math.max(0, now - mark.toSqlTimestamp().getTime())),
+          "owner", token, "updatedAt", Long.toString(now))) {
+        sawWatermark = true;
+      } else if (gen == generation) {
+        log.warn("change stream {}: the reader lock is no longer this pod's; stopped reading",
+            settings.stream);
+        stopReading();
       }
     } catch (RuntimeException e) {
       log.warn("change stream {}: cannot save the watermark: {}", settings.stream, e.toString());
     }
   }
 
-  private Timestamp watermark(ValkeyConnection<String> valkey) {
-    String saved = valkey.sync().hget(stateKey, "watermark");
+  private Timestamp parse(String saved) {
     if (saved == null) {
       return null;
     }
@@ -376,6 +512,8 @@ public final class ChangeStreamWatcher implements AutoCloseable {
     private ValkeyEndpoint valkey;
     private String podName = "pod-" + UUID.randomUUID();
     private Duration heartbeat = Duration.ofSeconds(1);
+    private Duration maxStaleness = Duration.ofMinutes(5);
+    private MeterRegistry meterRegistry = new SimpleMeterRegistry();
 
     private Builder(DatabaseClient database, String stream) {
       this.database = database;
@@ -415,7 +553,30 @@ public final class ChangeStreamWatcher implements AutoCloseable {
           WarmGateConfig.VALKEY_ADDRESSES + " is not set: the change stream watcher keeps its "
               + "lock and watermark in the cache's Valkey")));
       config.podName().ifPresent(this::podName);
+      maxStaleness(config.maxStaleness());
       return heartbeat(config.changeStreamHeartbeat());
+    }
+
+    /**
+     * Sets the cache's {@code maxStaleness}, the longest a value is served after its origin read
+     * (default 5 min): after a lost watermark, how long pods may serve rows changed before it.
+     */
+    public Builder maxStaleness(Duration maxStaleness) {
+      Objects.requireNonNull(maxStaleness, "maxStaleness");
+      if (maxStaleness.isNegative() || maxStaleness.isZero()) {
+        throw new IllegalArgumentException("maxStaleness must be positive: " + maxStaleness);
+      }
+      this.maxStaleness = maxStaleness;
+      return this;
+    }
+
+    /**
+     * Sets where the watcher counts lost watermarks and fenced readings (default: a registry of
+     * its own, read by nobody); pass the application's, as for the cache.
+     */
+    public Builder meterRegistry(MeterRegistry registry) {
+      this.meterRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
     }
 
     /** Sets the pod name, written as the lock's owner (default: a random id). */

@@ -82,9 +82,20 @@ class ChangeStreamWatcherIT {
   }
 
   private ChangeStreamWatcher watcher(TieredCache<?> cache, String pod) {
+    return watcher(cache, pod, redis.uri());
+  }
+
+  /** A watcher that reaches Valkey at {@code valkeyUri} (its cache reaches it directly). */
+  private ChangeStreamWatcher watcher(TieredCache<?> cache, String pod, String valkeyUri) {
+    return watcher(cache, pod, valkeyUri, new SimpleMeterRegistry());
+  }
+
+  private ChangeStreamWatcher watcher(TieredCache<?> cache, String pod, String valkeyUri,
+      SimpleMeterRegistry meters) {
     ChangeStreamWatcher watcher = ChangeStreamWatcher.builder(spanner.databaseClient(), STREAM)
         .cache(cache)
-        .valkey(ValkeyEndpoint.standalone(redis.uri()))
+        .valkey(ValkeyEndpoint.standalone(valkeyUri))
+        .meterRegistry(meters)
         .podName(pod)
         .mapTable("Items", ChangeMapper.keyColumn("ItemId"))
         .heartbeat(Duration.ofMillis(500))
@@ -241,6 +252,102 @@ class ChangeStreamWatcherIT {
           + "after the takeover%n", (System.nanoTime() - killedAt) / 1_000_000 - takeoverMillis);
       await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
           assertThat(valkey.hget(stateKey, "owner")).startsWith("pod-b/"));
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  /**
+   * A reader cut off from Valkey (a stand-in for the partition: a loopback forwarder that holds
+   * its bytes) cannot renew its lock. It must stop reading before the lock lapses and another
+   * pod takes over, so the stream is never read twice, and what it sent meanwhile, delivered
+   * late, must not overwrite the new reader's watermark.
+   */
+  @Test
+  void aReaderThatCannotRenewItsLockStopsBeforeItLapsesAndNeverOverwritesTheNextReadersWatermark()
+      throws Exception {
+    redis.flushAll();
+    TieredCache<Items.Summary> a = pod("pod-a");
+    TieredCache<Items.Summary> b = pod("pod-b");
+    String stateKey = new KeySpace("items", a.schemaHash()).controlKey("changes:" + STREAM);
+    RedisClient client = RedisClient.create(redis.uri());
+    try (StallingProxy link = new StallingProxy(redis.host(), redis.port());
+        StatefulRedisConnection<String, String> raw = client.connect()) {
+      var valkey = raw.sync();
+      SimpleMeterRegistry meters = new SimpleMeterRegistry();
+      ChangeStreamWatcher cutOff = watcher(a, "pod-a", link.uri(), meters);
+      await().atMost(Duration.ofSeconds(10)).until(cutOff::isLeading);
+      await().atMost(Duration.ofSeconds(5)).until(() -> valkey.hget(stateKey, "owner") != null);
+      ChangeStreamWatcher next = watcher(b, "pod-b");
+
+      link.stall();
+      long stalledAt = System.nanoTime();
+      // Its lock lapses at most LOCK_SECONDS after the stall (it was renewed before it at the
+      // latest): it must have stopped reading by then.
+      await().atMost(Duration.ofSeconds(ChangeStreamWatcher.LOCK_SECONDS))
+          .pollInterval(Duration.ofMillis(50)).until(() -> !cutOff.isLeading());
+      System.out.printf("reader cut off from Valkey stopped reading %d ms after the cut%n",
+          (System.nanoTime() - stalledAt) / 1_000_000);
+      await().atMost(Duration.ofSeconds(ChangeStreamWatcher.LOCK_SECONDS
+          + ChangeStreamWatcher.RENEW_SECONDS + 2L)).until(next::isLeading);
+      assertThat(cutOff.isLeading()).as("two readers at once").isFalse();
+      assertThat(meters.counter("warmgate.changes.fenced", "cache", "items", "stream", STREAM)
+          .count()).isEqualTo(1.0);
+      await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
+          assertThat(valkey.hget(stateKey, "owner")).startsWith("pod-b/"));
+
+      link.resume(); // what it sent while cut off lands now, late
+      for (int i = 0; i < 6; i++) {
+        Thread.sleep(500);
+        assertThat(valkey.hget(stateKey, "owner")).as("watermark owner after the link is back")
+            .startsWith("pod-b/");
+        assertThat(cutOff.isLeading()).isFalse();
+      }
+      String id = Items.id(16);
+      assertThat(b.get(id).name()).isEqualTo(Items.name(16));
+      rename(spanner.databaseClient(), id, "read by the new reader");
+      await().atMost(BOUND.plusSeconds(1)).untilAsserted(() ->
+          assertThat(b.get(id).name()).isEqualTo("read by the new reader"));
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  /**
+   * Valkey restarted without persistence (FLUSHALL here) loses the watermark: the reader can
+   * only start again from now, and changes made while no reader ran are missed until the values'
+   * TTLs. It must say so in the hash the operator reads, not resume silently; a cache's first
+   * reader, which never had a watermark, reports no loss.
+   */
+  @Test
+  void aWatermarkValkeyLostIsReportedInTheReadersHash() {
+    redis.flushAll();
+    TieredCache<Items.Summary> a = pod("pod-a");
+    String stateKey = new KeySpace("items", a.schemaHash()).controlKey("changes:" + STREAM);
+    RedisClient client = RedisClient.create(redis.uri());
+    try (StatefulRedisConnection<String, String> raw = client.connect()) {
+      var valkey = raw.sync();
+      SimpleMeterRegistry meters = new SimpleMeterRegistry();
+      ChangeStreamWatcher reader = watcher(a, "pod-a", redis.uri(), meters);
+      await().atMost(Duration.ofSeconds(10)).until(reader::isLeading);
+      await().atMost(Duration.ofSeconds(5)).until(() -> valkey.hget(stateKey, "watermark") != null);
+      assertThat(valkey.hget(stateKey, "watermarkLostAt")).as("first reader: nothing lost")
+          .isNull();
+
+      long before = System.currentTimeMillis();
+      valkey.flushall();
+      await().atMost(Duration.ofSeconds(ChangeStreamWatcher.RENEW_SECONDS * 2L + 2))
+          .until(() -> valkey.hget(stateKey, "watermarkLostAt") != null);
+      Map<String, String> state = valkey.hgetall(stateKey);
+      long lostAt = Long.parseLong(state.get("watermarkLostAt"));
+      assertThat(lostAt).isBetween(before, System.currentTimeMillis());
+      assertThat(Long.parseLong(state.get("watermarkLostUntil")))
+          .as("until values cached before the loss have expired: lostAt + maxStaleness")
+          .isEqualTo(lostAt + Duration.ofMinutes(5).toMillis());
+      assertThat(state.get("owner")).startsWith("pod-a/");
+      assertThat(reader.isLeading()).isTrue();
+      assertThat(meters.counter("warmgate.changes.watermark.lost", "cache", "items", "stream",
+          STREAM).count()).isEqualTo(1.0);
     } finally {
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
