@@ -3,6 +3,7 @@ package io.warmgate.gateway.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.warmgate.gateway.config.GatewayConfig;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -82,7 +83,7 @@ class GatewayAuthIT {
   @Test
   void theBurstFlagNeedsABurstTokenAndATtlWithinTheCap() throws Exception {
     Map<String, String> env = GatewayFleet.env(valkey.env(), upstream);
-    env.put("WARMGATE_GATEWAY_BURST_FLAG_MAX_TTL", "10m");
+    env.put(GatewayConfig.BURST_FLAG_MAX_TTL, "10m");
     fleet = GatewayFleet.start(1, env);
     var redis = valkey.commands();
 
@@ -119,10 +120,10 @@ class GatewayAuthIT {
     Files.writeString(streamTokens, "# one token a line\n" + old + "\n");
     Files.writeString(burstTokens, GatewayFleet.BURST_TOKEN + "\n");
     Map<String, String> env = GatewayFleet.env(valkey.env(), upstream);
-    env.remove("WARMGATE_GATEWAY_STREAM_TOKENS");
-    env.remove("WARMGATE_GATEWAY_BURST_TOKENS");
-    env.put("WARMGATE_GATEWAY_STREAM_TOKENS_FILE", streamTokens.toString());
-    env.put("WARMGATE_GATEWAY_BURST_TOKENS_FILE", burstTokens.toString());
+    env.remove(GatewayConfig.STREAM_TOKENS);
+    env.remove(GatewayConfig.BURST_TOKENS);
+    env.put(GatewayConfig.STREAM_TOKENS_FILE, streamTokens.toString());
+    env.put(GatewayConfig.BURST_TOKENS_FILE, burstTokens.toString());
     fleet = GatewayFleet.start(1, env);
     String body = SseClient.body(Map.of("q", "rotating"), Map.of());
 

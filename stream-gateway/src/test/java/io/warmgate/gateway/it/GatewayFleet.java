@@ -33,8 +33,8 @@ public final class GatewayFleet implements AutoCloseable {
     env.put(GatewayConfig.PORT, "0");
     env.put(GatewayConfig.UPSTREAM_URL, upstream.urlTemplate());
     env.put(GatewayConfig.UPSTREAM_HEADER_PREFIX + "AUTHORIZATION", "Bearer test-token");
-    env.put("WARMGATE_GATEWAY_STREAM_TOKENS", STREAM_TOKEN);
-    env.put("WARMGATE_GATEWAY_BURST_TOKENS", BURST_TOKEN);
+    env.put(GatewayConfig.STREAM_TOKENS, STREAM_TOKEN);
+    env.put(GatewayConfig.BURST_TOKENS, BURST_TOKEN);
     return env;
   }
 

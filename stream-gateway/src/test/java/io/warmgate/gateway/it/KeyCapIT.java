@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.warmgate.gateway.config.GatewayConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -55,7 +56,7 @@ class KeyCapIT {
     try (TestUpstream upstream = TestUpstream.start()) {
       upstream.script("fanout", TestUpstream.Script.chunks(3, Duration.ofMillis(1)).gatedAt(1, gate, false));
       Map<String, String> env = GatewayFleet.env(valkey.env(), upstream);
-      env.put("WARMGATE_GATEWAY_MAX_KEYS", Integer.toString(MAX_KEYS));
+      env.put(GatewayConfig.MAX_KEYS, Integer.toString(MAX_KEYS));
       try (GatewayProcess gateway = GatewayProcess.start(env, "key-cap")) {
         long before = connectedClients();
         AtomicInteger refused = new AtomicInteger();

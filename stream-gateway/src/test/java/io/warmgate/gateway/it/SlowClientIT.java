@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.warmgate.gateway.config.GatewayConfig;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -56,8 +57,8 @@ class SlowClientIT {
       upstream.script("big", TestUpstream.Script.of(IntStream.range(0, CHUNKS).mapToObj(i -> chunk).toList(),
           Duration.ofMillis(1)).gatedAt(0, gate, false));
       Map<String, String> env = GatewayFleet.env(valkey.env(), upstream);
-      env.put("WARMGATE_GATEWAY_SLOW_CLIENT_TIMEOUT", "20s");
-      env.put(io.warmgate.gateway.config.GatewayConfig.RESULT_TTL, "60s");
+      env.put(GatewayConfig.SLOW_CLIENT_TIMEOUT, "20s");
+      env.put(GatewayConfig.RESULT_TTL, "60s");
       try (GatewayFleet fleet = GatewayFleet.start(1, env)) {
         int port = fleet.port(0);
         long baseline = memoryAfterGc();

@@ -118,7 +118,7 @@ class SseHardeningIT {
     upstream.script("huge", TestUpstream.Script.raw(List.of(
         "data: small\n\n", "data: " + "y".repeat(5000)), Duration.ofMillis(1)));
     Map<String, String> env = env();
-    env.put("WARMGATE_GATEWAY_UPSTREAM_MAX_EVENT_BYTES", "1024");
+    env.put(GatewayConfig.UPSTREAM_MAX_EVENT_BYTES, "1024");
     fleet = GatewayFleet.start(1, env);
     List<SseEvent> events = client.stream(fleet.port(0), "huge", SseClient.body(Map.of(), Map.of()), null)
         .orTimeout(60, TimeUnit.SECONDS).get();
@@ -132,7 +132,7 @@ class SseHardeningIT {
   @Test
   void anIdleConnectionIsClosedAfterTheClientIdleTimeout() throws Exception {
     Map<String, String> env = env();
-    env.put("WARMGATE_GATEWAY_CLIENT_IDLE_TIMEOUT", "1s");
+    env.put(GatewayConfig.CLIENT_IDLE_TIMEOUT, "1s");
     fleet = GatewayFleet.start(1, env);
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", fleet.port(0)), 10_000);
@@ -154,7 +154,7 @@ class SseHardeningIT {
     CompletableFuture<Void> gate = new CompletableFuture<>();
     upstream.script("quiet", TestUpstream.Script.chunks(3, Duration.ofMillis(1)).gatedAt(1, gate, false));
     Map<String, String> env = env();
-    env.put("WARMGATE_GATEWAY_CLIENT_IDLE_TIMEOUT", "1s");
+    env.put(GatewayConfig.CLIENT_IDLE_TIMEOUT, "1s");
     fleet = GatewayFleet.start(1, env);
     CompletableFuture<List<SseEvent>> stream = client.stream(fleet.port(0), "quiet",
         SseClient.body(Map.of("q", "quiet"), Map.of()), null);
