@@ -155,4 +155,16 @@ CachePolicy CRD's spec.valkey where the values mirror it.
 {{- if or (lt $port 1) (gt $port 65535) -}}
 {{- fail (printf "streamGateway.port=%v must be a port from 1 to 65535" $gw.port) -}}
 {{- end -}}
+{{- if not (has $gw.auth.mode (list "Token" "None")) -}}
+{{- fail (printf "streamGateway.auth.mode=%q must be Token (clients send bearer tokens) or None (something in front authenticates them)" (toString $gw.auth.mode)) -}}
+{{- end -}}
+{{- if and (eq $gw.auth.mode "Token") (not (and $gw.auth.streamTokensSecretRef $gw.auth.streamTokensSecretRef.name)) -}}
+{{- fail "streamGateway.auth.mode=Token needs streamGateway.auth.streamTokensSecretRef: the Secret holding the clients' tokens one a line, e.g. kubectl create secret generic gateway-tokens --from-literal=tokens=$(openssl rand -hex 32) and --set streamGateway.auth.streamTokensSecretRef.name=gateway-tokens" -}}
+{{- end -}}
+{{- if and (eq $gw.auth.mode "None") (or $gw.auth.streamTokensSecretRef $gw.auth.burstTokensSecretRef) -}}
+{{- fail "streamGateway.auth.mode=None admits every client, but a tokens Secret is set: remove streamGateway.auth.*TokensSecretRef, or set mode Token" -}}
+{{- end -}}
+{{- if and $gw.auth.burstTokensSecretRef (not $gw.auth.burstTokensSecretRef.name) -}}
+{{- fail "streamGateway.auth.burstTokensSecretRef needs a name: the Secret holding the burst-flag tokens, e.g. {name: gateway-burst-tokens, key: tokens}" -}}
+{{- end -}}
 {{- end -}}

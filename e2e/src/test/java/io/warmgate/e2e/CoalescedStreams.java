@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class CoalescedStreams implements AutoCloseable {
 
+  /** The bearer token the gateway admits to streams (it refuses clients without one). */
+  private static final String TOKEN = "e2e-stream-token-0123456789";
+
   private final HttpServer upstream;
   private final Process gateway;
   private final int port;
@@ -63,6 +66,7 @@ final class CoalescedStreams implements AutoCloseable {
     builder.environment().put("WARMGATE_GATEWAY_PORT", Integer.toString(port));
     builder.environment().put("WARMGATE_GATEWAY_UPSTREAM_URL", "http://127.0.0.1:"
         + upstream.getAddress().getPort() + "/v1/templates/{template}/stream");
+    builder.environment().put("WARMGATE_GATEWAY_STREAM_TOKENS", TOKEN);
     gateway = builder.start();
     Process started = gateway;
     Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "e2e-gateway-kill"));
@@ -83,6 +87,7 @@ final class CoalescedStreams implements AutoCloseable {
           calls.add(Http.CLIENT.sendAsync(HttpRequest.newBuilder(
                   URI.create("http://127.0.0.1:" + port + "/v1/streams/daily-reco"))
               .header("Content-Type", "application/json").timeout(Duration.ofSeconds(20))
+              .header("Authorization", "Bearer " + TOKEN)
               .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
               HttpResponse.BodyHandlers.ofString()));
         }

@@ -10,6 +10,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.gateway.auth.ClientAuth;
 import io.warmgate.gateway.config.GatewayConfig;
 import io.warmgate.gateway.http.GatewayRoutes;
 import io.warmgate.gateway.http.PerUserHook;
@@ -42,6 +43,9 @@ public final class StreamGateway implements AutoCloseable {
   private static final AtomicInteger INSTANCES = new AtomicInteger();
   /** Bound of each Valkey command; a blocking read asks for at most a second. */
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+  /** How often token files are read again: a rotated Secret is in force within this. */
+  static final Duration TOKEN_RELOAD = Duration.ofSeconds(2);
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StreamGateway.class);
 
   private final Vertx vertx;
   private final ClientResources resources;
@@ -72,13 +76,22 @@ public final class StreamGateway implements AutoCloseable {
       upstream = new UpstreamClient(vertx, config);
       coalescer = new Coalescer(valkey, store, upstream, validator, metrics, scheduler,
           config.lockTtl(), config.streamCap(), config.resultTtl(), config.burstResultTtl(),
-          config.podName());
+          config.podName(), config.maxKeys());
+      ClientAuth auth = clientAuth(config);
       GatewayRoutes routes = new GatewayRoutes(vertx, coalescer, store, metrics, builder.hook,
-          config.burstFlagTtl(), builder.prometheus);
-      server = vertx.createHttpServer(new HttpServerOptions().setAcceptBacklog(4096))
+          auth, config, builder.prometheus);
+      HttpServerOptions options = new HttpServerOptions().setAcceptBacklog(4096)
+          .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+          .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, config.clientIdleTimeout().toMillis()));
+      if (config.clientSendBuffer() > 0) {
+        options.setSendBufferSize(config.clientSendBuffer());
+      }
+      server = vertx.createHttpServer(options)
           .requestHandler(routes)
           .listen(config.port())
           .await(30, TimeUnit.SECONDS);
+      // Open streams write a comment when idle, so only connections without a stream time out.
+      vertx.setPeriodic(Math.max(100, config.clientIdleTimeout().toMillis() / 3), id -> routes.keepAlive());
     } catch (Exception e) {
       kill();
       throw new IllegalStateException("cannot start the stream gateway (" + e.getMessage() + "); "
@@ -140,6 +153,22 @@ public final class StreamGateway implements AutoCloseable {
     } finally {
       kill();
     }
+  }
+
+  private ClientAuth clientAuth(GatewayConfig config) {
+    if (!config.authEnabled()) {
+      log.warn("{}=none: every client that reaches the port may start upstream calls and set the "
+          + "burst flag; keep that for a gateway behind something that authenticates its clients",
+          GatewayConfig.AUTH);
+      return ClientAuth.none();
+    }
+    ClientAuth auth = ClientAuth.tokens(config.streamTokens().orElseThrow(), config.burstTokens());
+    if (config.streamTokens().flatMap(t -> t.path()).isPresent()
+        || config.burstTokens().flatMap(t -> t.path()).isPresent()) {
+      scheduler.scheduleWithFixedDelay(auth::reload, TOKEN_RELOAD.toMillis(), TOKEN_RELOAD.toMillis(),
+          TimeUnit.MILLISECONDS);
+    }
+    return auth;
   }
 
   /** The shared connection: to the server, or to the cluster (every primary) through its seeds. */

@@ -65,8 +65,9 @@ final class GatewayEnvironment {
   /**
    * The container's environment with what Kubernetes would fill in: the pod name for the
    * {@code fieldRef}, {@code <secret>/<key>} for each {@code secretKeyRef}, and paths under the
-   * pod's volume mounts moved to {@code dir}, where each Secret volume (the chart mounts only
-   * the Valkey CA) holds a real CA certificate and each ConfigMap volume is an empty directory.
+   * pod's volume mounts moved to {@code dir}, where each tokens Secret volume holds the token
+   * {@code <volume>-0123456789abcdef}, each other Secret volume (the Valkey CA) a real CA
+   * certificate, and each ConfigMap volume is an empty directory.
    */
   static Map<String, String> of(PodSpec pod, Path dir) throws IOException {
     Container container = pod.getContainers().get(0);
@@ -75,7 +76,13 @@ final class GatewayEnvironment {
       Volume volume = pod.getVolumes().stream().filter(v -> v.getName().equals(mount.getName()))
           .findFirst().orElseThrow(() -> new IllegalStateException("no volume " + mount.getName()));
       Path local = Files.createDirectories(dir.resolve(mount.getName()));
-      if (volume.getSecret() != null) {
+      if (volume.getSecret() != null && mount.getName().endsWith("-tokens")) {
+        for (KeyToPath item : volume.getSecret().getItems()) {
+          Files.writeString(local.resolve(item.getPath()),
+              "# " + volume.getSecret().getSecretName() + "/" + item.getKey() + "\n"
+                  + mount.getName() + "-0123456789abcdef\n");
+        }
+      } else if (volume.getSecret() != null) {
         Path ca = TestCertificates.issue(dir.resolve("issued-" + mount.getName())).caCertificate();
         for (KeyToPath item : volume.getSecret().getItems()) {
           Files.copy(ca, local.resolve(item.getPath()));

@@ -369,10 +369,14 @@ class HelmChartIT {
     NetworkPolicy network = named(objects, NetworkPolicy.class, name);
     assertThat(network.getSpec().getPodSelector().getMatchLabels())
         .isEqualTo(service.getSpec().getSelector());
-    assertThat(network.getSpec().getIngress()).singleElement().satisfies(r -> {
-      assertThat(r.getPorts()).extracting(p -> p.getPort().getStrVal()).containsExactly("http");
-      assertThat(r.getFrom()).isEmpty();
-    });
+    assertThat(network.getSpec().getPolicyTypes()).contains("Ingress");
+    assertThat(network.getSpec().getIngress()).as("ingress with no namespace named: none").isEmpty();
+    assertThat(env(gateway)).containsEntry(GatewayConfig.AUTH, "token")
+        .containsEntry(GatewayConfig.STREAM_TOKENS_FILE, "/etc/warmgate/stream-tokens/tokens")
+        .doesNotContainKey(GatewayConfig.BURST_TOKENS_FILE);
+    assertThat(config.authEnabled()).isTrue();
+    assertThat(config.streamTokens()).isPresent();
+    assertThat(config.burstTokens()).isEmpty();
   }
 
   @Test
@@ -411,7 +415,8 @@ class HelmChartIT {
         .collect(Collectors.toSet());
     assertThat(GatewayEnvironment.configVariables())
         .as("GatewayConfig variables the chart leaves unset").filteredOn(v -> !rendered.contains(v))
-        .containsExactlyInAnyOrder(GatewayConfig.VALKEY_TLS_CA, GatewayConfig.VALKEY_READ_FROM);
+        .containsExactlyInAnyOrder(GatewayConfig.VALKEY_TLS_CA, GatewayConfig.VALKEY_READ_FROM,
+            GatewayConfig.STREAM_TOKENS, GatewayConfig.BURST_TOKENS);
 
     GatewayConfig config = GatewayConfig.from(GatewayEnvironment.of(pod, dir));
     ValkeyEndpoint valkey = config.valkeyEndpoint();
@@ -438,6 +443,14 @@ class HelmChartIT {
     assertThat(config.streamCap()).isEqualTo(2_000_000);
     assertThat(config.lockTtl()).isEqualTo(Duration.ofSeconds(3));
     assertThat(config.schemaDir()).isPresent();
+    assertThat(config.streamTokens()).isPresent();
+    assertThat(config.burstTokens()).isPresent();
+    assertThat(config.burstFlagMaxTtl()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(config.maxKeys()).isEqualTo(64);
+    assertThat(config.slowClientTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.clientIdleTimeout()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(config.clientSendBuffer()).isEqualTo(128 * 1024);
+    assertThat(config.upstreamMaxEventBytes()).isEqualTo(256 * 1024);
 
     assertThat(objects).filteredOn(o -> o.getMetadata().getName().equals(name))
         .extracting(HasMetadata::getKind).containsExactlyInAnyOrder("ServiceAccount", "Service",
@@ -458,7 +471,9 @@ class HelmChartIT {
     assertThat(endpoints).singleElement().satisfies(e -> assertThat(e)
         .containsEntry("port", "http").containsEntry("path", "/metrics"));
     NetworkPolicy network = named(objects, NetworkPolicy.class, name);
-    assertThat(network.getSpec().getIngress().get(0).getFrom()).hasSize(2);
+    assertThat(network.getSpec().getIngress().get(0).getFrom()).hasSize(3);
+    assertThat(network.getSpec().getIngress().get(0).getFrom().get(0).getNamespaceSelector()
+        .getMatchLabels()).containsEntry("kubernetes.io/metadata.name", "checkout");
     assertThat(network.getSpec().getEgress().get(0).getPorts()).extracting(p -> p.getPort()
         .getIntVal()).containsExactly(6379, 443, 53);
   }
@@ -469,7 +484,12 @@ class HelmChartIT {
     String on = "streamGateway.enabled=true";
     String url = "streamGateway.upstream.url=http://llm:8000/stream";
     String address = "streamGateway.valkey.addresses={valkey:6379}";
+    String tokens = "streamGateway.auth.streamTokensSecretRef.name=gateway-tokens";
     Map<List<String>, String> cases = Map.of(
+        List.of(on, url, address),
+        "streamGateway.auth.mode=Token needs streamGateway.auth.streamTokensSecretRef",
+        List.of(on, url, address, tokens, "streamGateway.auth.mode=None"),
+        "streamGateway.auth.mode=None admits every client, but a tokens Secret is set",
         List.of(on, url),
         "streamGateway.enabled=true needs streamGateway.valkey.addresses",
         List.of(on, address),

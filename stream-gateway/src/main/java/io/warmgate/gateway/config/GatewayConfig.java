@@ -3,6 +3,8 @@ package io.warmgate.gateway.config;
 import io.warmgate.agent.env.EnvValues;
 import io.warmgate.agent.env.ValkeyVariables;
 import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.contract.Durations;
+import io.warmgate.gateway.auth.TokenSource;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,6 +76,37 @@ public final class GatewayConfig {
   public static final String SCHEMA_DIR = "WARMGATE_GATEWAY_SCHEMA_DIR";
   /** This pod's name (downward API), used in lock tokens. */
   public static final String POD_NAME = "WARMGATE_POD_NAME";
+  /**
+   * {@code token} (default): clients present bearer tokens; {@code none}: every request is
+   * admitted, for a gateway behind something that authenticates clients (a mesh's mTLS policy).
+   */
+  public static final String AUTH = "WARMGATE_GATEWAY_AUTH";
+  /** Tokens admitted to streams, comma- or line-separated (e.g. a {@code secretKeyRef}). */
+  public static final String STREAM_TOKENS = "WARMGATE_GATEWAY_STREAM_TOKENS";
+  /** File of tokens admitted to streams, one a line (a mounted Secret, re-read when it changes). */
+  public static final String STREAM_TOKENS_FILE = "WARMGATE_GATEWAY_STREAM_TOKENS_FILE";
+  /** Tokens admitted to the burst flag, as {@value #STREAM_TOKENS}; without any, nobody may set it over HTTP. */
+  public static final String BURST_TOKENS = "WARMGATE_GATEWAY_BURST_TOKENS";
+  /** File of tokens admitted to the burst flag, as {@value #STREAM_TOKENS_FILE}. */
+  public static final String BURST_TOKENS_FILE = "WARMGATE_GATEWAY_BURST_TOKENS_FILE";
+  /** Longest {@code ?ttl=} a burst flag may be raised for over HTTP, default {@code 30m}. */
+  public static final String BURST_FLAG_MAX_TTL = "WARMGATE_GATEWAY_BURST_FLAG_MAX_TTL";
+  /**
+   * Most distinct coalescing keys this process reads (one Valkey connection each) and produces
+   * (one upstream call each) at once, default {@code 256}; a request for one more gets 429.
+   */
+  public static final String MAX_KEYS = "WARMGATE_GATEWAY_MAX_KEYS";
+  /** How long a client may leave its full write queue unread before it is dropped, default {@code 10s}. */
+  public static final String SLOW_CLIENT_TIMEOUT = "WARMGATE_GATEWAY_SLOW_CLIENT_TIMEOUT";
+  /** A client connection with no traffic either way for this long is closed, default {@code 60s}. */
+  public static final String CLIENT_IDLE_TIMEOUT = "WARMGATE_GATEWAY_CLIENT_IDLE_TIMEOUT";
+  /**
+   * Kernel send buffer of each client connection, default {@code 64KiB}; {@code 0} leaves it to
+   * the kernel's autotuning (up to several MiB per connection).
+   */
+  public static final String CLIENT_SEND_BUFFER = "WARMGATE_GATEWAY_CLIENT_SEND_BUFFER";
+  /** Largest upstream event (or line), default {@code 1MiB}; a larger one fails the call. */
+  public static final String UPSTREAM_MAX_EVENT_BYTES = "WARMGATE_GATEWAY_UPSTREAM_MAX_EVENT_BYTES";
 
   static final int DEFAULT_PORT = 8080;
   static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -84,6 +117,12 @@ public final class GatewayConfig {
   static final Duration DEFAULT_BURST_FLAG_TTL = Duration.ofMinutes(2);
   static final int DEFAULT_STREAM_CAP = 10_000;
   static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(5);
+  static final Duration DEFAULT_BURST_FLAG_MAX_TTL = Duration.ofMinutes(30);
+  static final int DEFAULT_MAX_KEYS = 256;
+  static final Duration DEFAULT_SLOW_CLIENT_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration DEFAULT_CLIENT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+  static final int DEFAULT_CLIENT_SEND_BUFFER = 64 * 1024;
+  static final int DEFAULT_UPSTREAM_MAX_EVENT_BYTES = 1024 * 1024;
 
   private final int port;
   private final ValkeyVariables valkey;
@@ -100,6 +139,15 @@ public final class GatewayConfig {
   private final Duration lockTtl;
   private final Path schemaDir;
   private final String podName;
+  private final boolean authEnabled;
+  private final TokenSource streamTokens;
+  private final TokenSource burstTokens;
+  private final Duration burstFlagMaxTtl;
+  private final int maxKeys;
+  private final Duration slowClientTimeout;
+  private final Duration clientIdleTimeout;
+  private final int clientSendBuffer;
+  private final int upstreamMaxEventBytes;
 
   private GatewayConfig(Map<String, String> env) {
     port = optional(env, PORT).map(v -> port(PORT, v)).orElse(DEFAULT_PORT);
@@ -133,6 +181,74 @@ public final class GatewayConfig {
     }
     schemaDir = optional(env, SCHEMA_DIR).map(GatewayConfig::directory).orElse(null);
     podName = optional(env, POD_NAME).orElse("gateway-" + UUID.randomUUID().toString().substring(0, 8));
+    authEnabled = auth(env);
+    streamTokens = tokens(env, STREAM_TOKENS, STREAM_TOKENS_FILE);
+    burstTokens = tokens(env, BURST_TOKENS, BURST_TOKENS_FILE);
+    if (authEnabled && streamTokens == null) {
+      throw new IllegalArgumentException(STREAM_TOKENS_FILE + " is not set: clients of the gateway "
+          + "present a bearer token; mount a Secret of tokens (one a line) and name the file there, "
+          + "or give them in " + STREAM_TOKENS + ", or set " + AUTH + "=none if something in front "
+          + "of the gateway authenticates its clients");
+    }
+    if (!authEnabled && (streamTokens != null || burstTokens != null)) {
+      throw new IllegalArgumentException(AUTH + "=none admits every client, but "
+          + (streamTokens != null ? streamTokens.variable() : burstTokens.variable())
+          + " is set: unset the tokens, or " + AUTH + " to require them");
+    }
+    burstFlagMaxTtl = positive(env, BURST_FLAG_MAX_TTL, DEFAULT_BURST_FLAG_MAX_TTL);
+    if (burstFlagTtl.compareTo(burstFlagMaxTtl) > 0) {
+      throw EnvValues.invalid(BURST_FLAG_TTL, env.get(BURST_FLAG_TTL), "at most " + BURST_FLAG_MAX_TTL
+          + " (" + Durations.format(burstFlagMaxTtl) + "); shorten it or raise the cap");
+    }
+    maxKeys = optional(env, MAX_KEYS)
+        .map(v -> (int) Math.min(100_000, EnvValues.positiveLong(MAX_KEYS, v)))
+        .orElse(DEFAULT_MAX_KEYS);
+    slowClientTimeout = positive(env, SLOW_CLIENT_TIMEOUT, DEFAULT_SLOW_CLIENT_TIMEOUT);
+    clientIdleTimeout = positive(env, CLIENT_IDLE_TIMEOUT, DEFAULT_CLIENT_IDLE_TIMEOUT);
+    if (clientIdleTimeout.toMillis() < 1000) {
+      throw EnvValues.invalid(CLIENT_IDLE_TIMEOUT, env.get(CLIENT_IDLE_TIMEOUT),
+          "at least 1s (streams send a keep-alive comment every third of it)");
+    }
+    clientSendBuffer = optional(env, CLIENT_SEND_BUFFER)
+        .map(v -> byteSize(CLIENT_SEND_BUFFER, v, 0)).orElse(DEFAULT_CLIENT_SEND_BUFFER);
+    upstreamMaxEventBytes = optional(env, UPSTREAM_MAX_EVENT_BYTES)
+        .map(v -> byteSize(UPSTREAM_MAX_EVENT_BYTES, v, 1)).orElse(DEFAULT_UPSTREAM_MAX_EVENT_BYTES);
+  }
+
+  private static boolean auth(Map<String, String> env) {
+    String value = text(env, AUTH);
+    if (value == null || value.equalsIgnoreCase("token")) {
+      return true;
+    }
+    if (value.equalsIgnoreCase("none")) {
+      return false;
+    }
+    throw EnvValues.invalid(AUTH, value, "token (clients present bearer tokens) or none (something "
+        + "in front of the gateway authenticates them)");
+  }
+
+  /** The tokens of one role from its variable or its file (checked now), or null if neither is set. */
+  private static TokenSource tokens(Map<String, String> env, String inlineVariable, String fileVariable) {
+    String inline = text(env, inlineVariable);
+    String file = text(env, fileVariable);
+    if (inline != null && file != null) {
+      throw new IllegalArgumentException(fileVariable + " and " + inlineVariable
+          + " are both set: set only one");
+    }
+    TokenSource source = inline != null ? TokenSource.inline(inlineVariable, inline)
+        : file != null ? TokenSource.file(fileVariable, Path.of(file)) : null;
+    if (source != null) {
+      source.read();
+    }
+    return source;
+  }
+
+  private static int byteSize(String variable, String value, long min) {
+    long bytes = EnvValues.bytes(variable, value);
+    if (bytes < min || bytes > Integer.MAX_VALUE / 2) {
+      throw EnvValues.invalid(variable, value, "a byte size from " + min + " to 1GiB, such as 64KiB");
+    }
+    return (int) bytes;
   }
 
   /**
@@ -181,6 +297,24 @@ public final class GatewayConfig {
   public Optional<Path> schemaDir() { return Optional.ofNullable(schemaDir); }
   /** {@value #POD_NAME}, or a random {@code gateway-xxxxxxxx}. */
   public String podName() { return podName; }
+  /** False when {@value #AUTH} is {@code none}. */
+  public boolean authEnabled() { return authEnabled; }
+  /** {@value #STREAM_TOKENS} or {@value #STREAM_TOKENS_FILE}; present whenever authentication is on. */
+  public Optional<TokenSource> streamTokens() { return Optional.ofNullable(streamTokens); }
+  /** {@value #BURST_TOKENS} or {@value #BURST_TOKENS_FILE}, if set. */
+  public Optional<TokenSource> burstTokens() { return Optional.ofNullable(burstTokens); }
+  /** {@value #BURST_FLAG_MAX_TTL}. */
+  public Duration burstFlagMaxTtl() { return burstFlagMaxTtl; }
+  /** {@value #MAX_KEYS}. */
+  public int maxKeys() { return maxKeys; }
+  /** {@value #SLOW_CLIENT_TIMEOUT}. */
+  public Duration slowClientTimeout() { return slowClientTimeout; }
+  /** {@value #CLIENT_IDLE_TIMEOUT}. */
+  public Duration clientIdleTimeout() { return clientIdleTimeout; }
+  /** {@value #CLIENT_SEND_BUFFER} in bytes; 0 leaves it to the kernel. */
+  public int clientSendBuffer() { return clientSendBuffer; }
+  /** {@value #UPSTREAM_MAX_EVENT_BYTES}. */
+  public int upstreamMaxEventBytes() { return upstreamMaxEventBytes; }
 
   /**
    * Parses a duration the way every {@code WARMGATE_*} variable is parsed
@@ -204,7 +338,13 @@ public final class GatewayConfig {
         + ", upstreamIdleTimeout=" + upstreamIdleTimeout + ", upstreamTimeout=" + upstreamTimeout
         + ", resultTtl=" + resultTtl + ", burstResultTtl=" + burstResultTtl
         + ", burstFlagTtl=" + burstFlagTtl + ", streamCap=" + streamCap + ", lockTtl=" + lockTtl
-        + ", schemaDir=" + schemaDir + ", podName=" + podName + "}";
+        + ", schemaDir=" + schemaDir + ", podName=" + podName
+        + ", auth=" + (authEnabled ? "token (streams " + streamTokens + ", burst flag "
+            + (burstTokens == null ? "none" : burstTokens) + ")" : "none")
+        + ", burstFlagMaxTtl=" + burstFlagMaxTtl + ", maxKeys=" + maxKeys
+        + ", slowClientTimeout=" + slowClientTimeout + ", clientIdleTimeout=" + clientIdleTimeout
+        + ", clientSendBuffer=" + clientSendBuffer + ", upstreamMaxEventBytes=" + upstreamMaxEventBytes
+        + "}";
   }
 
   private static Map<String, String> headers(Map<String, String> env) {

@@ -18,6 +18,9 @@ public final class GatewayMetrics {
   private final Counter takeovers;
   private final Counter backfilledEvents;
   private final Counter resumes;
+  private final Counter authRefusals;
+  private final Counter keysRefused;
+  private final Counter slowClientsDropped;
   private final AtomicInteger subscribers = new AtomicInteger();
 
   /** Registers the meters in {@code registry}. */
@@ -31,6 +34,12 @@ public final class GatewayMetrics {
     backfilledEvents = counter(registry, "backfilled.events",
         "events a subscriber got from what was already in the stream when it joined");
     resumes = counter(registry, "resumes", "requests carrying Last-Event-ID");
+    authRefusals = counter(registry, "auth.refusals",
+        "requests refused for a missing, unknown or other role's bearer token (401, 403)");
+    keysRefused = counter(registry, "keys.refused",
+        "stream requests refused with 429 because this process served its most distinct keys");
+    slowClientsDropped = counter(registry, "slow.clients.dropped",
+        "clients dropped for leaving their full write queue unread past the slow-client timeout");
     Gauge.builder("warmgate.gateway.subscribers", subscribers, AtomicInteger::get)
         .description("connected stream subscribers").register(registry);
     Gauge.builder("warmgate.gateway.coalesce.ratio", this, GatewayMetrics::coalesceRatio)
@@ -51,6 +60,12 @@ public final class GatewayMetrics {
   public void backfilled(int count) { backfilledEvents.increment(count); }
   /** A request resumed with {@code Last-Event-ID}. */
   public void resume() { resumes.increment(); }
+  /** A request was refused for its token. */
+  public void authRefused() { authRefusals.increment(); }
+  /** A stream request was refused because the process served its most distinct keys. */
+  public void keyRefused() { keysRefused.increment(); }
+  /** A client was dropped for reading too slowly. */
+  public void slowClientDropped() { slowClientsDropped.increment(); }
   /** A subscriber connected. */
   public void subscriberOpened() { subscribers.incrementAndGet(); }
   /** A subscriber left or was completed. */
@@ -70,6 +85,12 @@ public final class GatewayMetrics {
   public long backfilledEvents() { return (long) backfilledEvents.count(); }
   /** Resumed requests so far. */
   public long resumes() { return (long) resumes.count(); }
+  /** Requests refused for their token so far. */
+  public long authRefusals() { return (long) authRefusals.count(); }
+  /** Stream requests refused with 429 so far. */
+  public long keysRefused() { return (long) keysRefused.count(); }
+  /** Slow clients dropped so far. */
+  public long slowClientsDropped() { return (long) slowClientsDropped.count(); }
   /** Subscribers connected now. */
   public int subscribers() { return subscribers.get(); }
 

@@ -49,6 +49,8 @@ final class FanoutHub {
   private final long blockMillis;
   private final long recoveryNanos;
   private final List<StreamEntry> entries = new ArrayList<>();
+  /** An immutable copy of {@code entries}, shared by the subscribers joining until the next read. */
+  private List<StreamEntry> backfill = List.of();
   private final Set<Subscriber> subscribers = new LinkedHashSet<>();
   private boolean started;
   private boolean closed;
@@ -112,7 +114,10 @@ final class FanoutHub {
       return false;
     }
     if (!entries.isEmpty()) {
-      subscriber.deliver(List.copyOf(entries), true);
+      if (backfill.size() != entries.size()) {
+        backfill = List.copyOf(entries);
+      }
+      subscriber.deliver(run, backfill, true);
     }
     if (!terminal) {
       subscribers.add(subscriber);
@@ -247,7 +252,7 @@ final class FanoutHub {
         terminal = entry.terminal();
       }
       for (Subscriber subscriber : subscribers) {
-        subscriber.deliver(batch, backfill);
+        subscriber.deliver(run, batch, backfill);
       }
       if (!terminal) {
         return true;

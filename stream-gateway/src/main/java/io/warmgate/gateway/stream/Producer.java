@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.warmgate.gateway.key.CoalescingKey;
 import io.warmgate.gateway.upstream.UpstreamCall;
 import io.warmgate.gateway.upstream.UpstreamEvent;
+import io.warmgate.gateway.upstream.UpstreamException;
 import io.warmgate.gateway.upstream.UpstreamListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,7 +89,8 @@ final class Producer {
       public void onError(Throwable failure) {
         coalescer.metrics().upstreamError();
         log.warn("{}: {}", key, failure.getMessage());
-        enqueue(() -> finish(StreamEntry.Type.ERROR, failure.getMessage()));
+        // Clients see the short message: the upstream's address and error body stay in the log.
+        enqueue(() -> finish(StreamEntry.Type.ERROR, UpstreamException.clientMessage(failure)));
       }
     });
   }

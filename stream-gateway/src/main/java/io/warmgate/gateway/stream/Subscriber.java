@@ -15,9 +15,10 @@ public interface Subscriber {
   /**
    * New entries of the stream.
    *
+   * @param run the run the entries belong to: a later run of the same key is another response
    * @param backfill true for the entries that were already in the stream when the subscriber joined
    */
-  void deliver(List<StreamEntry> entries, boolean backfill);
+  void deliver(String run, List<StreamEntry> entries, boolean backfill);
 
   /** The stream cannot be read any more (Valkey down, the run vanished); {@code message} says why. */
   void fail(String message);

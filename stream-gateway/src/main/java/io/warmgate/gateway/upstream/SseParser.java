@@ -13,21 +13,36 @@ import java.util.function.Consumer;
  * {@code retry} are ignored: the gateway numbers events itself. An event without {@code data}
  * lines is not dispatched; an unterminated last event is dropped, as the standard says. Not
  * thread-safe: feed it from one thread (or one Vert.x context).
+ *
+ * <p>Bounded: a line, or the data of one event, longer than {@code maxEventBytes} is refused, and
+ * so is an event name holding a carriage return (clients would read it as a line end, so the
+ * upstream could inject fields into their stream). Either throws an {@link UpstreamException};
+ * the parser is then unusable.
  */
 public final class SseParser {
 
   private final Consumer<UpstreamEvent> sink;
+  private final int maxEventBytes;
   private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
   private final StringBuilder data = new StringBuilder();
   private boolean hasData;
   private String event = "";
 
-  /** Creates a parser that hands every complete event to {@code sink}. */
-  public SseParser(Consumer<UpstreamEvent> sink) {
+  /**
+   * Creates a parser that hands every complete event to {@code sink}.
+   *
+   * @param maxEventBytes most bytes of one line and of one event's data
+   */
+  public SseParser(Consumer<UpstreamEvent> sink, int maxEventBytes) {
     this.sink = sink;
+    this.maxEventBytes = maxEventBytes;
   }
 
-  /** Consumes {@code bytes}, dispatching every event they complete. */
+  /**
+   * Consumes {@code bytes}, dispatching every event they complete.
+   *
+   * @throws UpstreamException if a line or an event is too long, or an event name holds a CR
+   */
   public void feed(byte[] bytes) {
     for (byte b : bytes) {
       if (b == '\n') {
@@ -36,9 +51,18 @@ public final class SseParser {
         line.reset();
         onLine(new String(raw, 0, length, StandardCharsets.UTF_8));
       } else {
+        if (line.size() >= maxEventBytes) {
+          throw tooLarge("a line");
+        }
         line.write(b);
       }
     }
+  }
+
+  private UpstreamException tooLarge(String what) {
+    String message = "the upstream sent " + what + " longer than " + maxEventBytes
+        + " bytes (WARMGATE_GATEWAY_UPSTREAM_MAX_EVENT_BYTES)";
+    return new UpstreamException(message);
   }
 
   private void onLine(String text) {
@@ -62,13 +86,22 @@ public final class SseParser {
     }
     switch (field) {
       case "data" -> {
+        if (data.length() + value.length() + 1 > maxEventBytes) {
+          throw tooLarge("an event");
+        }
         if (hasData) {
           data.append('\n');
         }
         data.append(value);
         hasData = true;
       }
-      case "event" -> event = value;
+      case "event" -> {
+        if (value.indexOf('\r') >= 0) {
+          throw new UpstreamException("the upstream sent an event name with a carriage return, "
+              + "which clients would read as a line break; the response is refused");
+        }
+        event = value;
+      }
       default -> {
         // id, retry and unknown fields: ignored on purpose (see the class comment)
       }

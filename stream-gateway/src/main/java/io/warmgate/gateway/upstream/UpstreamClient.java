@@ -26,7 +26,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the configured headers and {@code Accept: text/event-stream}, and streams the events back.
  *
  * <p>Bounded in time three ways: connect timeout, idle timeout (silence between two reads) and a
- * timeout for the whole response. A status other than 200 is an error. Thread-safe.
+ * timeout for the whole response; in size by the largest event; in connections by the key cap
+ * (the pool holds at most that many, and as many calls may wait for one). A status other than 200
+ * is an error. Failures carry a message for the log (URL, status, the start of the error body)
+ * and a shorter one for clients without them ({@link UpstreamException#clientMessage()}).
+ * Thread-safe.
  */
 public final class UpstreamClient implements AutoCloseable {
 
@@ -40,13 +44,16 @@ public final class UpstreamClient implements AutoCloseable {
   private final Duration connectTimeout;
   private final Duration idleTimeout;
   private final Duration timeout;
+  private final int maxEventBytes;
 
   /** Creates a client using {@code vertx}'s event loops and the upstream settings of {@code config}. */
   public UpstreamClient(Vertx vertx, GatewayConfig config) {
     this.vertx = vertx;
-    // One connection per concurrent call: SSE responses hold their connection for the whole response.
+    this.maxEventBytes = config.upstreamMaxEventBytes();
+    // One connection per concurrent call: SSE responses hold their connection for the whole
+    // response. The coalescer runs at most maxKeys calls; a takeover may briefly add some.
     this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-        new PoolOptions().setHttp1MaxSize(1024).setMaxWaitQueueSize(-1));
+        new PoolOptions().setHttp1MaxSize(config.maxKeys()).setMaxWaitQueueSize(config.maxKeys()));
     this.urlTemplate = config.upstreamUrl();
     this.headers = config.upstreamHeaders();
     this.connectTimeout = config.upstreamConnectTimeout();
@@ -72,7 +79,8 @@ public final class UpstreamClient implements AutoCloseable {
       request.set("shared", shared == null ? JSON.createObjectNode() : shared);
       body = JSON.writeValueAsBytes(request);
     } catch (JsonProcessingException e) {
-      call.fail(new UpstreamException("cannot encode the upstream request for " + template, e));
+      call.fail(new UpstreamException("cannot encode the upstream request",
+          "cannot encode the upstream request for " + template, e));
       return call;
     }
     RequestOptions options = new RequestOptions()
@@ -112,8 +120,8 @@ public final class UpstreamClient implements AutoCloseable {
         return;
       }
       timer = vertx.setTimer(timeout.toMillis(), id -> {
-        fail(new UpstreamException("upstream " + url + " did not finish its response within "
-            + timeout + " (WARMGATE_GATEWAY_UPSTREAM_TIMEOUT)"));
+        String what = "did not finish its response within " + timeout + " (WARMGATE_GATEWAY_UPSTREAM_TIMEOUT)";
+        fail(new UpstreamException("the upstream " + what, "upstream " + url + " " + what, null));
         reset();
       });
       // Our own idle check: it covers the whole exchange, from sending the request to the last byte.
@@ -122,8 +130,8 @@ public final class UpstreamClient implements AutoCloseable {
         if (finished.get()) {
           vertx.cancelTimer(id);
         } else if (System.nanoTime() - lastActivity > idleNanos) {
-          fail(new UpstreamException("upstream " + url + " sent nothing for " + idleTimeout
-              + " (WARMGATE_GATEWAY_UPSTREAM_IDLE_TIMEOUT)"));
+          String what = "sent nothing for " + idleTimeout + " (WARMGATE_GATEWAY_UPSTREAM_IDLE_TIMEOUT)";
+          fail(new UpstreamException("the upstream " + what, "upstream " + url + " " + what, null));
           reset();
         }
       });
@@ -143,9 +151,11 @@ public final class UpstreamClient implements AutoCloseable {
         int status = resp.statusCode();
         resp.body().onComplete(ar -> {
           String text = ar.succeeded() ? ar.result().toString(StandardCharsets.UTF_8) : "";
-          fail(new UpstreamException("upstream " + url + " answered " + status + " "
-              + resp.statusMessage() + (text.isBlank() ? "" : ": "
-              + text.substring(0, Math.min(MAX_ERROR_BODY, text.length())).strip())));
+          // The body may hold anything the upstream knows: it goes to the log only.
+          fail(new UpstreamException("the upstream answered " + status,
+              "upstream " + url + " answered " + status + " " + resp.statusMessage()
+                  + (text.isBlank() ? "" : ": "
+                  + text.substring(0, Math.min(MAX_ERROR_BODY, text.length())).strip()), null));
         });
         return;
       }
@@ -153,11 +163,20 @@ public final class UpstreamClient implements AutoCloseable {
         if (!finished.get()) {
           listener.onEvent(event);
         }
-      });
+      }, maxEventBytes);
       lastActivity = System.nanoTime();
       resp.handler(buffer -> {
         lastActivity = System.nanoTime();
-        parser.feed(buffer.getBytes());
+        if (finished.get()) {
+          return;
+        }
+        try {
+          parser.feed(buffer.getBytes());
+        } catch (UpstreamException malformed) {
+          fail(new UpstreamException(malformed.clientMessage(),
+              "upstream " + url + ": " + malformed.getMessage(), null));
+          reset();
+        }
       });
       resp.exceptionHandler(this::fail);
       resp.endHandler(v -> {
@@ -172,7 +191,8 @@ public final class UpstreamClient implements AutoCloseable {
       if (finished.compareAndSet(false, true)) {
         stopTimers();
         listener.onError(failure instanceof UpstreamException ? failure
-            : new UpstreamException("upstream " + url + " failed: " + failure, failure));
+            : new UpstreamException("the upstream call failed; the gateway's log names the cause",
+                "upstream " + url + " failed: " + failure, failure));
       }
     }
 

@@ -78,6 +78,7 @@ public final class GatewayBench {
                 .thenApply(events -> complete(events, settings)));
         // The push sender raises the burst flag before sending the push.
         direct.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + fleet.port(0) + "/v1/burst/daily?ttl=2m"))
+            .header("Authorization", "Bearer " + GatewayFleet.BURST_TOKEN)
             .PUT(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
         Result flag = burst("coalesced, 3 gateways, burst flag up", settings, upstream, "daily",
             i -> gatewayClient.stream(fleet.port(i % 3), "daily", body, null)

@@ -21,6 +21,7 @@ class GatewayConfigTest {
     Map<String, String> env = new HashMap<>();
     env.put(GatewayConfig.VALKEY_ADDRESSES, "valkey:6379");
     env.put(GatewayConfig.UPSTREAM_URL, "http://llm:8000/v1/templates/{template}/stream");
+    env.put(GatewayConfig.STREAM_TOKENS, "stream-token-0123456789");
     return env;
   }
 
@@ -36,6 +37,76 @@ class GatewayConfigTest {
     assertThat(config.schemaDir()).isEmpty();
     assertThat(config.valkeyEndpoint().mode()).isEqualTo(ValkeyEndpoint.Mode.STANDALONE);
     assertThat(config.valkeyEndpoint().toString()).isEqualTo("standalone valkey:6379");
+    assertThat(config.authEnabled()).isTrue();
+    assertThat(config.burstTokens()).isEmpty();
+    assertThat(config.burstFlagMaxTtl()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(config.maxKeys()).isEqualTo(256);
+    assertThat(config.slowClientTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.clientIdleTimeout()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(config.clientSendBuffer()).isEqualTo(64 * 1024);
+    assertThat(config.upstreamMaxEventBytes()).isEqualTo(1024 * 1024);
+  }
+
+  @Test
+  void clientsMustPresentTokensUnlessAuthenticationIsLeftToSomethingInFront() {
+    Map<String, String> env = minimal();
+    env.remove(GatewayConfig.STREAM_TOKENS);
+    assertThatThrownBy(() -> GatewayConfig.from(env))
+        .hasMessageStartingWith("WARMGATE_GATEWAY_STREAM_TOKENS_FILE is not set: clients of the "
+            + "gateway present a bearer token")
+        .hasMessageContaining("WARMGATE_GATEWAY_AUTH=none");
+    env.put(GatewayConfig.AUTH, "none");
+    assertThat(GatewayConfig.from(env).authEnabled()).isFalse();
+    env.put(GatewayConfig.BURST_TOKENS, "burst-token-0123456789");
+    assertThatThrownBy(() -> GatewayConfig.from(env)).hasMessage("WARMGATE_GATEWAY_AUTH=none admits "
+        + "every client, but WARMGATE_GATEWAY_BURST_TOKENS is set: unset the tokens, or "
+        + "WARMGATE_GATEWAY_AUTH to require them");
+    env.put(GatewayConfig.AUTH, "mtls");
+    assertThatThrownBy(() -> GatewayConfig.from(env)).hasMessageStartingWith(
+        "WARMGATE_GATEWAY_AUTH='mtls' is invalid: expected token");
+  }
+
+  @Test
+  void tokensComeFromOneSourcePerRoleAndAreCheckedAtStartUp(@TempDir Path dir) throws Exception {
+    Map<String, String> env = minimal();
+    Path file = dir.resolve("stream");
+    java.nio.file.Files.writeString(file, "from-a-mounted-secret-0123\n");
+    env.put(GatewayConfig.STREAM_TOKENS_FILE, file.toString());
+    assertThatThrownBy(() -> GatewayConfig.from(env)).hasMessage(
+        "WARMGATE_GATEWAY_STREAM_TOKENS_FILE and WARMGATE_GATEWAY_STREAM_TOKENS are both set: set only one");
+    env.remove(GatewayConfig.STREAM_TOKENS);
+    env.put(GatewayConfig.BURST_TOKENS, "tiny");
+    assertThatThrownBy(() -> GatewayConfig.from(env)).hasMessageStartingWith(
+        "WARMGATE_GATEWAY_BURST_TOKENS (token 1) holds a token of 4 characters");
+    env.put(GatewayConfig.BURST_TOKENS, "burst-token-0123456789");
+    GatewayConfig config = GatewayConfig.from(env);
+    assertThat(config.streamTokens()).hasValueSatisfying(t -> assertThat(t.path()).contains(file));
+    assertThat(config.toString()).doesNotContain("burst-token-0123456789", "from-a-mounted-secret")
+        .contains("auth=token");
+  }
+
+  @Test
+  void capsAreReadAndTheBurstFlagTtlStaysWithinItsCap() {
+    Map<String, String> env = minimal();
+    env.put(GatewayConfig.MAX_KEYS, "64");
+    env.put(GatewayConfig.CLIENT_SEND_BUFFER, "0");
+    env.put(GatewayConfig.UPSTREAM_MAX_EVENT_BYTES, "64KiB");
+    env.put(GatewayConfig.BURST_FLAG_MAX_TTL, "1m");
+    env.put(GatewayConfig.BURST_FLAG_TTL, "2m");
+    assertThatThrownBy(() -> GatewayConfig.from(env)).hasMessage("WARMGATE_GATEWAY_BURST_FLAG_TTL='2m' "
+        + "is invalid: expected at most WARMGATE_GATEWAY_BURST_FLAG_MAX_TTL (1m); shorten it or raise the cap");
+    env.put(GatewayConfig.BURST_FLAG_TTL, "30s");
+    GatewayConfig config = GatewayConfig.from(env);
+    assertThat(config.maxKeys()).isEqualTo(64);
+    assertThat(config.clientSendBuffer()).isZero();
+    assertThat(config.upstreamMaxEventBytes()).isEqualTo(65536);
+    env.put(GatewayConfig.CLIENT_IDLE_TIMEOUT, "500ms");
+    assertThatThrownBy(() -> GatewayConfig.from(env)).hasMessageStartingWith(
+        "WARMGATE_GATEWAY_CLIENT_IDLE_TIMEOUT='500ms' is invalid: expected at least 1s");
+    env.remove(GatewayConfig.CLIENT_IDLE_TIMEOUT);
+    env.put(GatewayConfig.MAX_KEYS, "0");
+    assertThatThrownBy(() -> GatewayConfig.from(env)).hasMessageStartingWith(
+        "WARMGATE_GATEWAY_MAX_KEYS='0' is invalid: expected a whole number greater than 0");
   }
 
   @Test

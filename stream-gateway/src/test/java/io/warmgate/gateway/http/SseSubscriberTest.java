@@ -9,13 +9,13 @@ class SseSubscriberTest {
 
   @Test
   void everyLineOfDataIsItsOwnDataField() {
-    assertThat(SseSubscriber.event(new EntryId(17, 2), "token", "a\nb\r\nc"))
-        .isEqualTo("id: 17-2\nevent: token\ndata: a\ndata: b\ndata: c\n\n");
+    assertThat(SseSubscriber.event(new EventId("ab12", new EntryId(17, 2)), "token", "a\nb\r\nc"))
+        .isEqualTo("id: ab12:17-2\nevent: token\ndata: a\ndata: b\ndata: c\n\n");
   }
 
   @Test
   void theDefaultEventHasNoEventField() {
-    assertThat(SseSubscriber.event(new EntryId(1, 0), "", "")).isEqualTo("id: 1-0\ndata: \n\n");
+    assertThat(SseSubscriber.event(new EventId("ab12", new EntryId(1, 0)), "", "")).isEqualTo("id: ab12:1-0\ndata: \n\n");
   }
 
   @Test

@@ -15,6 +15,11 @@ import java.util.Map;
  */
 public final class GatewayFleet implements AutoCloseable {
 
+  /** The bearer token {@link #env} admits to streams; {@link SseClient} sends it. */
+  public static final String STREAM_TOKEN = "stream-token-0123456789abcdef";
+  /** The bearer token {@link #env} admits to the burst flag. */
+  public static final String BURST_TOKEN = "burst-token-0123456789abcdef";
+
   private final List<StreamGateway> gateways = new ArrayList<>();
 
   /** The environment of one gateway against the server at {@code redisAddress} and {@code upstream}. */
@@ -28,6 +33,8 @@ public final class GatewayFleet implements AutoCloseable {
     env.put(GatewayConfig.PORT, "0");
     env.put(GatewayConfig.UPSTREAM_URL, upstream.urlTemplate());
     env.put(GatewayConfig.UPSTREAM_HEADER_PREFIX + "AUTHORIZATION", "Bearer test-token");
+    env.put(GatewayConfig.STREAM_TOKENS, STREAM_TOKEN);
+    env.put(GatewayConfig.BURST_TOKENS, BURST_TOKEN);
     return env;
   }
 

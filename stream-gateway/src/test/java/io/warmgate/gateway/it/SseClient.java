@@ -71,6 +71,7 @@ public final class SseClient implements AutoCloseable {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/streams/" + template))
         .timeout(Duration.ofMinutes(2))
         .header("Content-Type", "application/json")
+        .header("Authorization", "Bearer " + GatewayFleet.STREAM_TOKEN)
         .POST(HttpRequest.BodyPublishers.ofString(body));
     if (lastEventId != null) {
       request.header("Last-Event-ID", lastEventId);

@@ -333,6 +333,7 @@ class StreamGatewayIT {
     // Burst flag up (over HTTP, as the push sender does): the snapshot lives 30 s.
     var raise = client.send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + fleet.port(0) + "/v1/burst/burst?ttl=1m"))
+        .header("Authorization", "Bearer " + GatewayFleet.BURST_TOKEN)
         .PUT(HttpRequest.BodyPublishers.noBody()).build());
     assertThat(raise.statusCode()).isEqualTo(204);
     assertCompleteStream(client.stream(fleet.port(0), "burst", body, null).get(60, TimeUnit.SECONDS), 3);
@@ -343,6 +344,7 @@ class StreamGatewayIT {
     // The flag can equally be a plain Valkey key, global for every template.
     var lower = client.send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + fleet.port(0) + "/v1/burst/burst"))
+        .header("Authorization", "Bearer " + GatewayFleet.BURST_TOKEN)
         .DELETE().build());
     assertThat(lower.statusCode()).isEqualTo(204);
     valkey.del(state);
@@ -386,11 +388,13 @@ class StreamGatewayIT {
     fleet = GatewayFleet.start(1, env());
     var response = client.send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + fleet.port(0) + "/v1/streams/ok"))
+        .header("Authorization", "Bearer " + GatewayFleet.STREAM_TOKEN)
         .POST(HttpRequest.BodyPublishers.ofString("{\"shared\": [1]}")).build());
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body()).contains("must be a JSON object, not ARRAY");
     var badId = client.send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + fleet.port(0) + "/v1/streams/ok"))
+        .header("Authorization", "Bearer " + GatewayFleet.STREAM_TOKEN)
         .header("Last-Event-ID", "yesterday")
         .POST(HttpRequest.BodyPublishers.ofString("{}")).build());
     assertThat(badId.statusCode()).isEqualTo(400);
@@ -403,10 +407,20 @@ class StreamGatewayIT {
     for (int i = 0; i < chunks; i++) {
       assertThat(events.get(i).data()).isEqualTo("chunk-" + i);
       if (i > 0) {
-        assertThat(io.warmgate.gateway.stream.EntryId.parse(events.get(i).id()))
-            .isGreaterThan(io.warmgate.gateway.stream.EntryId.parse(events.get(i - 1).id()));
+        assertThat(entryId(events.get(i))).isGreaterThan(entryId(events.get(i - 1)));
+        assertThat(run(events.get(i))).isEqualTo(run(events.get(i - 1)));
       }
     }
     assertThat(events.get(chunks).event()).isEqualTo("done");
+  }
+
+  /** The run an event's id names ({@code <run>:<entry>}). */
+  static String run(SseEvent event) {
+    return event.id().substring(0, event.id().indexOf(':'));
+  }
+
+  /** The stream entry an event's id names. */
+  static io.warmgate.gateway.stream.EntryId entryId(SseEvent event) {
+    return io.warmgate.gateway.stream.EntryId.parse(event.id().substring(event.id().indexOf(':') + 1));
   }
 }

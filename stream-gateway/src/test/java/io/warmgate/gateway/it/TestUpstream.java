@@ -34,9 +34,10 @@ public final class TestUpstream implements AutoCloseable {
    * @param gateFirstCallOnly only the first call waits at the gate (later calls stream freely)
    * @param failAt before this index, reset the connection (-1: never)
    * @param status HTTP status; not 200 answers with a body and no events
+   * @param raw true to write each of {@code chunks} verbatim instead of as one {@code data:} event
    */
   public record Script(List<String> chunks, Duration interval, int gateAt,
-      CompletableFuture<Void> gate, boolean gateFirstCallOnly, int failAt, int status) {
+      CompletableFuture<Void> gate, boolean gateFirstCallOnly, int failAt, int status, boolean raw) {
 
     /** {@code n} events {@code chunk-0 .. chunk-(n-1)}, {@code interval} apart. */
     public static Script chunks(int n, Duration interval) {
@@ -45,22 +46,27 @@ public final class TestUpstream implements AutoCloseable {
 
     /** The given events, {@code interval} apart. */
     public static Script of(List<String> chunks, Duration interval) {
-      return new Script(chunks, interval, -1, null, false, -1, 200);
+      return new Script(chunks, interval, -1, null, false, -1, 200, false);
+    }
+
+    /** Writes each of {@code writes} as it is (a malformed or hostile upstream), {@code interval} apart. */
+    public static Script raw(List<String> writes, Duration interval) {
+      return new Script(writes, interval, -1, null, false, -1, 200, true);
     }
 
     /** Waits before event {@code index} until the returned gate completes. */
     public Script gatedAt(int index, CompletableFuture<Void> gate, boolean firstCallOnly) {
-      return new Script(chunks, interval, index, gate, firstCallOnly, failAt, status);
+      return new Script(chunks, interval, index, gate, firstCallOnly, failAt, status, raw);
     }
 
     /** Resets the connection before event {@code index}. */
     public Script failingAt(int index) {
-      return new Script(chunks, interval, gateAt, gate, gateFirstCallOnly, index, status);
+      return new Script(chunks, interval, gateAt, gate, gateFirstCallOnly, index, status, raw);
     }
 
     /** Answers {@code status} without events. */
     public Script answering(int status) {
-      return new Script(chunks, interval, gateAt, gate, gateFirstCallOnly, failAt, status);
+      return new Script(chunks, interval, gateAt, gate, gateFirstCallOnly, failAt, status, raw);
     }
   }
 
@@ -176,7 +182,8 @@ public final class TestUpstream implements AutoCloseable {
     }
     vertx.setTimer(Math.max(1, script.interval().toMillis()), id -> {
       if (!response.closed() && !response.ended()) {
-        response.write("data: " + script.chunks().get(index) + "\n\n");
+        String chunk = script.chunks().get(index);
+        response.write(script.raw() ? chunk : "data: " + chunk + "\n\n");
         next(response, script, call, index + 1);
       }
     });
