@@ -105,8 +105,9 @@ class ApiOutageIT {
     proxy.cut();
     Instant cut = Instant.now();
     log.info("API server cut off from the operator for {} s", OUTAGE.toSeconds());
-    Thread.sleep(OUTAGE.minusSeconds(15).toMillis());
-    // Warm while the API is still away, after JOSDK's own retries would have ended.
+    // Warm early in the outage: the release the gate then tries fails, and JOSDK's own retries
+    // (about 26 s) end while the API is still away.
+    Thread.sleep(5_000);
     agents.writeValues("bbb222", hot.subList(10, 90));
     Thread.sleep(Duration.between(Instant.now(), cut.plus(OUTAGE)).toMillis());
     assertThat(FakeArgo.paused(argo.rollout())).as("held while the API is away").isTrue();
@@ -127,8 +128,9 @@ class ApiOutageIT {
   void aCanaryHeldWhileTheApiIsAwayPastMaxWaitGetsOnTimeoutWithinAGateIntervalOfItsReturn()
       throws InterruptedException {
     policies.rollout(ns, "app");
-    // maxWait (1m) ends 40 s into the outage.
-    argo.holdAtGate(Instant.now().minusSeconds(20));
+    // maxWait (1m) ends at most 20 s into the outage, so that JOSDK's own retries of the failing
+    // onTimeout (about 26 s) end while the API is still away.
+    argo.holdAtGate(Instant.now().minusSeconds(40));
     agents.register("app-stable-1", FakeArgo.STABLE, "aaa111");
     agents.register("app-canary-1", FakeArgo.CANARY, "bbb222");
     agents.writeValues("bbb222", agents.hotSet(100).subList(0, 10));
