@@ -83,10 +83,14 @@ class ApiOutageIT {
 
   @AfterEach
   void stop() {
-    proxy.restore();
-    operator.close();
-    throughProxy.close();
-    proxy.close();
+    // The operator watches every namespace: one left running would act on the next test's.
+    try {
+      proxy.restore();
+      operator.close();
+    } finally {
+      throughProxy.close();
+      proxy.close();
+    }
   }
 
   @Test

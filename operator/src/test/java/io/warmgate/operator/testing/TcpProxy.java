@@ -46,8 +46,11 @@ public final class TcpProxy implements AutoCloseable {
     open.clear();
   }
 
-  /** Listens on the same port again. */
+  /** Listens on the same port again; does nothing while it listens. */
   public synchronized void restore() {
+    if (!listening.isClosed()) {
+      return;
+    }
     listening = bind(port);
     accept(listening);
   }
