@@ -33,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * (its real reconciler loop, in this JVM) reaches the real API server through a loopback
  * {@link TcpProxy} that the test cuts; the test's own client, the "Argo controller" and the
  * "agents" of {@link RolloutGateIT} keep working. Valkey is a real redis-server the test stops.
+ *
+ * <p>Known limit: against the code before the fix (no reschedule after a failed pass) the two
+ * outage tests passed as well. With the API refusing connections each failing pass takes about
+ * 20 s (the client's own request retries), so JOSDK's five retries had not run out when the API
+ * came back at 60 s; showing the old defect needs an outage of several minutes.
  */
 class ApiOutageIT {
 
