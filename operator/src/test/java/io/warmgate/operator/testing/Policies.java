@@ -32,8 +32,8 @@ public final class Policies {
   /** How often the operator under test re-probes Valkey. */
   public static final Duration RECHECK = Duration.ofSeconds(1);
   /** Upper bound for any condition to follow a change. */
-  /** The allowlist of the tests' operators: their Valkey servers listen on 127.0.0.1. */
-  public static final String LOOPBACK = "127.0.0.1";
+  /** The allowlist of the tests' operators: their Valkey servers listen on loopback. */
+  public static final String LOOPBACK = "127.0.0.1,localhost";
   public static final Duration WITHIN = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
