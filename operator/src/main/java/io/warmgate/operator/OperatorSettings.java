@@ -2,6 +2,7 @@ package io.warmgate.operator;
 
 import io.warmgate.contract.Durations;
 import io.warmgate.operator.inject.WebhookSettings;
+import io.warmgate.operator.valkey.AddressAllowlist;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,9 @@ import java.util.stream.Collectors;
  *     WARMGATE_VALKEY_RECHECK_INTERVAL}, default 30s)
  * @param valkeyTimeout how long one Valkey connect or PING may take ({@code
  *     WARMGATE_VALKEY_TIMEOUT}, default 2s)
+ * @param valkeyAllowed the Valkey addresses policies may name ({@code
+ *     WARMGATE_VALKEY_ALLOWED_ADDRESSES}, comma-separated {@code host[:port]} patterns, default
+ *     {@value AddressAllowlist#IN_CLUSTER}; see {@link AddressAllowlist})
  * @param shutdownTimeout how long a graceful stop waits for running reconciliations ({@code
  *     WARMGATE_SHUTDOWN_TIMEOUT}, default 20s)
  * @param webhook the pod-injection webhook ({@code WARMGATE_WEBHOOK_*}, see {@link
@@ -38,7 +42,8 @@ import java.util.stream.Collectors;
  */
 public record OperatorSettings(Set<String> namespaces, boolean leaderElection, String leaseName,
     String leaseNamespace, String identity, LeaseTimings lease, int httpPort,
-    Duration valkeyRecheck, Duration valkeyTimeout, Duration shutdownTimeout,
+    Duration valkeyRecheck, Duration valkeyTimeout, AddressAllowlist valkeyAllowed,
+    Duration shutdownTimeout,
     WebhookSettings webhook) {
 
   static final Path SERVICE_ACCOUNT_NAMESPACE =
@@ -82,6 +87,8 @@ public record OperatorSettings(Set<String> namespaces, boolean leaderElection, S
             duration(env, "WARMGATE_LEASE_RETRY_PERIOD", "2s")),
         port, duration(env, "WARMGATE_VALKEY_RECHECK_INTERVAL", "30s"),
         duration(env, "WARMGATE_VALKEY_TIMEOUT", "2s"),
+        AddressAllowlist.parse(env.getOrDefault("WARMGATE_VALKEY_ALLOWED_ADDRESSES",
+            AddressAllowlist.IN_CLUSTER)),
         duration(env, "WARMGATE_SHUTDOWN_TIMEOUT", "20s"),
         WebhookSettings.fromEnvironment(env, podNamespace));
   }

@@ -98,9 +98,13 @@ public final class WarmgateOperator implements AutoCloseable {
       }
     });
     CachePolicyReconciler reconciler = new CachePolicyReconciler(valkey, Clock.systemUTC(),
-        settings.valkeyRecheck(), rollouts);
+        settings.valkeyRecheck(), settings.valkeyAllowed(), rollouts);
     Controller<CachePolicy> controller = (Controller<CachePolicy>) operator.register(reconciler,
         config -> {
+          // Every pass, failed ones included, schedules the next (gate interval while a canary
+          // is in progress, recheck interval otherwise); this is the net under a lost timer,
+          // in place of JOSDK's default of 10 hours.
+          config.withReconciliationMaxInterval(settings.valkeyRecheck().multipliedBy(2));
           if (!settings.namespaces().isEmpty()) {
             config.settingNamespaces(settings.namespaces());
           }

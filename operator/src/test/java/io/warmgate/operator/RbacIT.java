@@ -70,6 +70,7 @@ class RbacIT {
         "WARMGATE_LEASE_NAMESPACE", OPERATOR_NAMESPACE,
         "POD_NAME", "warmgate-operator-0",
         "WARMGATE_HTTP_PORT", "0",
+        "WARMGATE_VALKEY_ALLOWED_ADDRESSES", Policies.LOOPBACK,
         "WARMGATE_VALKEY_RECHECK_INTERVAL", "1s"));
     try (KubernetesClient asOperator = api.clientAs(OPERATOR_NAMESPACE, SERVICE_ACCOUNT);
         WarmgateOperator operator = WarmgateOperator.start(settings, asOperator)) {

@@ -145,6 +145,8 @@ public final class OperatorProcess implements AutoCloseable {
           "POD_NAMESPACE", namespace,
           "WARMGATE_LEADER_ELECTION", "false",
           "WARMGATE_HTTP_PORT", Integer.toString(httpPort),
+          // Test Valkey servers listen on loopback, outside the operator's default allowlist.
+          "WARMGATE_VALKEY_ALLOWED_ADDRESSES", "127.0.0.1",
           "WARMGATE_LOG_FORMAT", "text"));
       builder.environment().putAll(env);
       process = builder.start();

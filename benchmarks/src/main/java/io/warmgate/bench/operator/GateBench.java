@@ -52,6 +52,7 @@ final class GateBench {
     OperatorSettings operatorSettings = OperatorSettings.fromEnvironment(Map.of(
         "WARMGATE_LEADER_ELECTION", "false",
         "WARMGATE_HTTP_PORT", "0",
+        "WARMGATE_VALKEY_ALLOWED_ADDRESSES", "127.0.0.1",
         "WARMGATE_NAMESPACES", NAMESPACE));
     Samples reaction = new Samples();
     Samples sameSchema = new Samples();

@@ -55,6 +55,7 @@ final class ReleaseEnv implements AutoCloseable {
       env.operator = WarmgateOperator.start(OperatorSettings.fromEnvironment(Map.of(
           "WARMGATE_LEADER_ELECTION", "false",
           "WARMGATE_HTTP_PORT", "0",
+          "WARMGATE_VALKEY_ALLOWED_ADDRESSES", "127.0.0.1",
           "WARMGATE_NAMESPACES", NAMESPACE)), env.cluster.client());
       env.client = RedisClient.create(env.redis.uri());
       env.valkey = env.client.connect();

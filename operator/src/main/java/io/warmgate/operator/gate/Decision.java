@@ -20,7 +20,7 @@ public sealed interface Decision {
   /** The rollout is held at the gate step and stays paused. */
   record Hold(GatePhase phase, String reason, String message) implements Decision {}
 
-  /** Release the pause: merge patch {@code {"status":{"pauseConditions":null}}}. */
+  /** Release the pause: remove the {@code CanaryPauseStep} pause condition, nothing else. */
   record Release(GatePhase phase, String reason, String message) implements Decision {}
 
   /** Abort the rollout: merge patch {@code {"status":{"abort":true}}}. */

@@ -4,6 +4,7 @@ import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.WarmupMode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -11,7 +12,8 @@ import java.util.Optional;
  * The rollout gate's decision table: a pure function from {@link GateInputs} to a
  * {@link Decision}. It acts (releases, aborts, opens a warm job) only when the rollout is held at
  * its gate step: canary pod hash ≠ stable, {@code currentStepIndex} = gate step, a
- * {@code CanaryPauseStep} pause condition, not aborted. Anything it cannot establish holds.
+ * {@code CanaryPauseStep} pause condition, not aborted. Anything it cannot establish holds, and
+ * so does a rollout also paused for another reason.
  */
 public final class GateDecision {
 
@@ -60,7 +62,17 @@ public final class GateDecision {
           GateReasons.NOT_PAUSED, canary + " is at the gate step " + gate
               + (finished ? " and was released" : " but not paused there yet"));
     }
-    return held(in, heldSince);
+    Decision decision = held(in, heldSince);
+    List<String> others = r.otherPauseReasons();
+    if (decision instanceof Decision.Release release && !others.isEmpty()) {
+      // Releasing would also approve what the other pause waits for (an inconclusive analysis).
+      return new Decision.Hold(GatePhase.Waiting, GateReasons.PAUSED_FOR_ANOTHER_REASON,
+          "held: the gate would release (" + release.message() + "), but the Rollout is also "
+              + "paused for " + String.join(", ", others) + ", which is not the gate's to "
+              + "approve; resolve it (kubectl argo rollouts promote or abort) and the gate "
+              + "follows");
+    }
+    return decision;
   }
 
   /** The rollout is held at its gate step since {@code heldSince}. */

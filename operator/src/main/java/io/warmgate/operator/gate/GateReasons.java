@@ -39,6 +39,11 @@ public final class GateReasons {
   public static final String L2_UNREACHABLE = "L2Unreachable";
   /** Held: the hot set is empty, so coverage cannot be measured. */
   public static final String HOT_SET_EMPTY = "HotSetEmpty";
+  /**
+   * Held: the gate would release, but the Rollout is also paused for another reason (an
+   * inconclusive analysis, a person's pause) that is not the gate's to approve.
+   */
+  public static final String PAUSED_FOR_ANOTHER_REASON = "PausedForAnotherReason";
   /** Held: the canary's namespace is filling. */
   public static final String WARMING = "Warming";
   /** maxWait passed before the canary was warm; the message says what onTimeout did. */

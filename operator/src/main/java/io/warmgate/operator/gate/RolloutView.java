@@ -96,6 +96,16 @@ public record RolloutView(String namespace, String name, String uid, String reso
         .map(PauseCondition::startTime).filter(t -> t != null).findFirst();
   }
 
+  /**
+   * The reasons of the pause conditions other than {@code CanaryPauseStep}, such as
+   * {@code InconclusiveAnalysisRun}; a condition without a reason counts as {@code "unknown"}.
+   */
+  public List<String> otherPauseReasons() {
+    return pauseConditions.stream().map(PauseCondition::reason)
+        .filter(reason -> !CANARY_PAUSE_STEP.equals(reason))
+        .map(reason -> reason == null ? "unknown" : reason).distinct().toList();
+  }
+
   /** {@code namespace/name}. */
   public String id() {
     return namespace + "/" + name;

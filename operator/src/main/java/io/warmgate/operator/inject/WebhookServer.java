@@ -15,7 +15,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
@@ -32,6 +34,27 @@ final class WebhookServer implements AutoCloseable {
   static final String PATH = "/mutate-pods";
   /** AdmissionReviews of large pods stay far below this; a bigger body is refused. */
   private static final int MAX_BODY = 4 * 1024 * 1024;
+
+  /**
+   * Threads serving connections. The JDK server reads a connection's TLS handshake and request
+   * with blocking reads on these threads, so a client that connects and stalls holds one until
+   * {@link #MAX_REQUEST_SECONDS}; many threads keep the API server's requests from queueing
+   * behind such clients.
+   */
+  static final int THREADS = 32;
+  /** Connections waiting for a thread beyond {@link #THREADS}; more are dropped. */
+  private static final int QUEUE = 1024;
+  /** Longest a connection may take to complete its TLS handshake and send a request's headers. */
+  static final int MAX_REQUEST_SECONDS = 10;
+  /** Longest from a request's headers to the end of its response (the API server waits 10 s). */
+  static final int MAX_RESPONSE_SECONDS = 10;
+
+  static {
+    // The JDK server reads these when its first server starts (the operator's first is this one);
+    // without them a stalled connection holds its thread forever.
+    setIfAbsent("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
+    setIfAbsent("sun.net.httpserver.maxRspTime", Integer.toString(MAX_RESPONSE_SECONDS));
+  }
 
   private static final Logger log = LoggerFactory.getLogger(WebhookServer.class);
 
@@ -53,14 +76,23 @@ final class WebhookServer implements AutoCloseable {
     }
     server = HttpsServer.create(new InetSocketAddress(port), 0);
     server.setHttpsConfigurator(new HttpsConfigurator(tls));
-    executor = Executors.newFixedThreadPool(4, r -> {
-      Thread t = new Thread(r, "warmgate-webhook");
-      t.setDaemon(true);
-      return t;
-    });
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 60, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(QUEUE), r -> {
+          Thread t = new Thread(r, "warmgate-webhook");
+          t.setDaemon(true);
+          return t;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    executor = pool;
     server.setExecutor(executor);
     server.createContext(PATH, this::review);
     server.start();
+  }
+
+  private static void setIfAbsent(String property, String value) {
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, value);
+    }
   }
 
   int port() {

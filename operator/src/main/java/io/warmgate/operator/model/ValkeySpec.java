@@ -36,9 +36,11 @@ public class ValkeySpec {
 
   @Required
   @Size(min = 1, max = 16)
-  @JsonPropertyDescription("Addresses as host:port, such as valkey:6379: the one server in "
-      + "Standalone mode; in Cluster mode, seed nodes of the cluster (such as a Memorystore "
-      + "discovery endpoint, or a few nodes), through which the others are found. Injected "
+  @JsonPropertyDescription("Addresses as host:port, such as valkey.cache.svc:6379: the one "
+      + "server in Standalone mode; in Cluster mode, seed nodes of the cluster (such as a "
+      + "Memorystore discovery endpoint, or a few nodes), through which the others are found. "
+      + "The operator connects only to addresses its allowlist admits (by default Service names "
+      + "under .svc and .svc.cluster.local); others are reported AddressNotAllowed. Injected "
       + "comma-separated as WARMGATE_VALKEY_ADDRESSES.")
   private List<@Size(max = 261) @Pattern("^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?:[0-9]{1,5}$")
       String> addresses = new ArrayList<>();

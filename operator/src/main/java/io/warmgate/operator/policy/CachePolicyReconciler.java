@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -39,21 +38,19 @@ import io.warmgate.operator.model.ValkeySpec;
 import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.status.Reasons;
+import io.warmgate.operator.valkey.AddressAllowlist;
 import io.warmgate.operator.valkey.ProbeResult;
 import io.warmgate.operator.valkey.ValkeyClients;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import io.warmgate.operator.valkey.ValkeyEndpoint;
 import java.net.HttpURLConnection;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -73,8 +70,9 @@ import org.slf4j.LoggerFactory;
  * Valkey connection and reports it as {@code status.changeStream} and {@code ChangesFollowed}
  * ({@link ChangeStreamProgress}), on every pass, so as often as Valkey is probed.
  *
- * <p>Reconciles again on every spec change, on changes of the referenced Secret or target, and
- * every recheck interval to follow Valkey; every {@link #GATE_INTERVAL} while a canary is in
+ * <p>Reconciles again on every spec change, on changes of the target, and every recheck interval
+ * to follow Valkey and the Secrets it names (read by name through {@link SecretReader}, never
+ * watched); every {@link #GATE_INTERVAL} while a canary is in
  * progress, so a warm canary is released within about that long. A failing policy never affects
  * another one.
  */
@@ -90,12 +88,14 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   public static final String FINALIZER = "warmgate.io/held-canary";
   /** The finalizer earlier versions kept on every policy; removed when seen. */
   static final String LEGACY_FINALIZER = "cachepolicies.warmgate.io/finalizer";
-  static final String SECRET_INDEX = "warmgate.io/secret";
   static final String TARGET_INDEX = "warmgate.io/target";
   /** Policies by {@code <cacheName>@<Valkey address>}, one entry per address. */
   static final String CACHE_INDEX = "warmgate.io/cache";
   /** How often the gate looks again while a canary is in progress. */
   static final Duration GATE_INTERVAL = Duration.ofSeconds(1);
+
+  /** The gate phases of a canary the gate has not finished with. */
+  private static final Set<GatePhase> IN_PROGRESS = Set.of(GatePhase.Waiting, GatePhase.Warming);
 
   private static final Logger log = LoggerFactory.getLogger(CachePolicyReconciler.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -104,21 +104,24 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   private final Conditions conditions;
   private final Clock clock;
   private final Duration recheckInterval;
+  private final AddressAllowlist allowed;
   private final boolean rolloutsInstalled;
   private final RolloutGate gate;
 
-  private InformerEventSource<Secret, CachePolicy> secrets;
+  private SecretReader secrets;
   private TargetLookup targets;
 
   /**
    * @param valkey the shared Valkey clients
    * @param clock the clock for condition timestamps
    * @param recheckInterval how often Valkey is probed again while nothing else changes
+   * @param allowed the Valkey addresses policies may name; others are refused unprobed
    * @param rolloutsInstalled whether the Argo Rollouts API exists; without it, Rollout targets
    *     are reported as not found instead of watched
    */
   public CachePolicyReconciler(ValkeyClients valkey, Clock clock, Duration recheckInterval,
-      boolean rolloutsInstalled) {
+      AddressAllowlist allowed, boolean rolloutsInstalled) {
+    this.allowed = allowed;
     this.valkey = valkey;
     this.clock = clock;
     this.conditions = new Conditions(clock);
@@ -131,8 +134,6 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   public List<EventSource<?, CachePolicy>> prepareEventSources(
       EventSourceContext<CachePolicy> context) {
     var policies = context.getPrimaryCache();
-    policies.addIndexer(SECRET_INDEX, p -> secretNames(p).stream()
-        .map(name -> key(p.getMetadata().getNamespace(), name)).toList());
     policies.addIndexer(TARGET_INDEX, p -> Optional.ofNullable(p.getSpec())
         .map(CachePolicySpec::getTargetRef)
         .filter(ref -> ref.getKind() != null && ref.getName() != null)
@@ -143,14 +144,8 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     policies.addIndexer(CACHE_INDEX, CachePolicyReconciler::cacheKeys);
 
     List<EventSource<?, CachePolicy>> sources = new ArrayList<>();
-    secrets = new InformerEventSource<>(InformerEventSourceConfiguration
-        .from(Secret.class, CachePolicy.class)
-        .withName("secrets")
-        .withNamespacesInheritedFromController()
-        .withSecondaryToPrimaryMapper((Secret s) -> policiesBy(context, SECRET_INDEX,
-            key(s.getMetadata().getNamespace(), s.getMetadata().getName())))
-        .build(), context);
-    sources.add(secrets);
+    // Secrets are read by name, never watched: see SecretReader.
+    secrets = new SecretReader(context.getClient(), clock);
 
     InformerEventSource<Deployment, CachePolicy> deployments = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Deployment.class, CachePolicy.class)
@@ -410,6 +405,19 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     }
 
     ValkeySpec v = spec.getValkey();
+    List<String> refused = v.getAddresses().stream().filter(a -> !allowed.allows(a)).toList();
+    if (!refused.isEmpty()) {
+      // Never connect: the operator must not become a probe of services a policy names.
+      valkey.release(user);
+      String message = "spec.valkey.addresses " + refused + (refused.size() == 1 ? " is" : " are")
+          + " not allowed by the operator's address allowlist ["
+          + allowed.describe() + "]; name the in-cluster Valkey Service, such as "
+          + "valkey." + namespace + ".svc:6379, or ask the operator's administrator to add a "
+          + "pattern (chart value valkey.allowedAddresses)";
+      set(transitions, status, generation, Conditions.L2_REACHABLE, Condition.FALSE,
+          Reasons.ADDRESS_NOT_ALLOWED, message);
+      return Check.failed(Reasons.ADDRESS_NOT_ALLOWED, message);
+    }
     SecretValue password = secretValue(namespace, secretRef(policy).orElse(null),
         "spec.valkey.passwordSecretKeyRef", "the Valkey password");
     CaCertificateRef caRef = Boolean.TRUE.equals(v.getTls()) ? v.getTlsCaSecretRef() : null;
@@ -489,14 +497,39 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     }
     log.error("Reconciling CachePolicy {}/{} failed", policy.getMetadata().getNamespace(),
         policy.getMetadata().getName(), e);
+    Duration next = nextPassAfterFailure(policy.getStatus());
     CachePolicyStatus status = copy(policy.getStatus());
     long generation = generationOf(policy);
     conditions.set(status, generation, Conditions.READY, false, Reasons.RECONCILE_FAILED,
         "The operator failed to reconcile this policy: " + e.getMessage()
-            + "; see the operator log. It retries automatically.")
-        .ifPresent(t -> new PolicyEvents(context.getClient(), clock).transitioned(policy, t));
+            + "; see the operator log. It tries again every " + next.toMillis() / 1000.0 + " s.")
+        .ifPresent(t -> {
+          try {
+            new PolicyEvents(context.getClient(), clock).transitioned(policy, t);
+          } catch (RuntimeException eventFailed) {
+            // The API server that failed the pass may refuse the Event too; the next pass matters.
+            log.debug("Recording the failure of CachePolicy {}/{} failed",
+                policy.getMetadata().getNamespace(), policy.getMetadata().getName(), eventFailed);
+          }
+        });
     status.setObservedGeneration(generation);
-    return ErrorStatusUpdateControl.patchStatus(statusPatch(policy, status));
+    // No JOSDK retry: its backoff ends after a few attempts, and then nothing would come back to
+    // a held canary until an unrelated event. A fixed reschedule brings it back every time.
+    return ErrorStatusUpdateControl.patchStatus(statusPatch(policy, status)).withNoRetry()
+        .rescheduleAfter(next);
+  }
+
+  /**
+   * When a failed pass is tried again: every {@link #GATE_INTERVAL} while a canary is in progress
+   * (held, or not yet at its gate step), whatever failed, so that a canary warm by the time the
+   * API server or Valkey is back is released within one gate interval, and {@code maxWait} and
+   * {@code onTimeout} still apply; every recheck interval otherwise.
+   */
+  Duration nextPassAfterFailure(CachePolicyStatus status) {
+    boolean inProgress = status != null && (Conditions.isTrue(status, Conditions.ROLLOUT_HELD)
+        || (status.getGate() != null && IN_PROGRESS.contains(status.getGate().getPhase())));
+    return inProgress && GATE_INTERVAL.compareTo(recheckInterval) < 0 ? GATE_INTERVAL
+        : recheckInterval;
   }
 
   /**
@@ -586,16 +619,6 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         .map(ValkeySpec::getPasswordSecretKeyRef).filter(ref -> ref.getName() != null);
   }
 
-  /** The Secrets a policy reads: the password's and the TLS CA's. */
-  private static List<String> secretNames(CachePolicy policy) {
-    List<String> names = new ArrayList<>();
-    secretRef(policy).ifPresent(ref -> names.add(ref.getName()));
-    Optional.ofNullable(policy.getSpec()).map(CachePolicySpec::getValkey)
-        .map(ValkeySpec::getTlsCaSecretRef).map(CaCertificateRef::getName)
-        .filter(name -> !names.contains(name)).ifPresent(names::add);
-    return names;
-  }
-
   /** A value read from a Secret key, or the check that says why it could not be. */
   private record SecretValue(char[] value, Check check) {}
 
@@ -607,32 +630,20 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     if (ref == null) {
       return new SecretValue(null, Check.passed());
     }
-    Secret found = secrets.get(new ResourceID(ref.getName(), namespace)).orElse(null);
-    if (found == null) {
-      return new SecretValue(null, Check.failed(Reasons.SECRET_NOT_FOUND, "Secret " + namespace
-          + "/" + ref.getName() + " named by " + field + " does not exist; create it with "
-          + what + " under key '" + ref.getKey() + "'"));
-    }
-    char[] value = secretValue(found, ref.getKey());
-    if (value == null) {
-      return new SecretValue(null, Check.failed(Reasons.SECRET_KEY_NOT_FOUND, "Secret "
+    SecretReader.Read read = secrets.read(namespace, ref.getName(), ref.getKey());
+    return switch (read.found()) {
+      case VALUE -> new SecretValue(read.value(), Check.passed());
+      case NO_SECRET -> new SecretValue(null, Check.failed(Reasons.SECRET_NOT_FOUND, "Secret "
+          + namespace + "/" + ref.getName() + " named by " + field + " does not exist; create it "
+          + "with " + what + " under key '" + ref.getKey() + "'"));
+      case NO_KEY -> new SecretValue(null, Check.failed(Reasons.SECRET_KEY_NOT_FOUND, "Secret "
           + namespace + "/" + ref.getName() + " has no key '" + ref.getKey() + "'; add it or "
           + "fix " + field + ".key"));
-    }
-    return new SecretValue(value, Check.passed());
-  }
-
-  private static char[] secretValue(Secret secret, String key) {
-    Map<String, String> data = secret.getData();
-    if (data != null && data.get(key) != null) {
-      byte[] decoded = Base64.getDecoder().decode(data.get(key));
-      return new String(decoded, StandardCharsets.UTF_8).toCharArray();
-    }
-    Map<String, String> stringData = secret.getStringData();
-    if (stringData != null && stringData.get(key) != null) {
-      return stringData.get(key).toCharArray();
-    }
-    return null;
+      case FORBIDDEN -> new SecretValue(null, Check.failed(Reasons.SECRET_FORBIDDEN, "The "
+          + "operator may not read Secret " + namespace + "/" + ref.getName() + " named by "
+          + field + ": it reads Secrets only in the namespaces it is granted get on; install "
+          + "the chart with this namespace in watchNamespaces or rbac.secretNamespaces"));
+    };
   }
 
   private static Set<ResourceID> policiesBy(EventSourceContext<CachePolicy> context, String index,

@@ -19,8 +19,12 @@ public final class Reasons {
   public static final String TARGET_NOT_FOUND = "TargetNotFound";
   /** spec.valkey.passwordSecretKeyRef names a Secret that does not exist. */
   public static final String SECRET_NOT_FOUND = "SecretNotFound";
+  /** The operator may not read the named Secret: it has no get on Secrets in that namespace. */
+  public static final String SECRET_FORBIDDEN = "SecretForbidden";
   /** The Secret exists but lacks the referenced key. */
   public static final String SECRET_KEY_NOT_FOUND = "SecretKeyNotFound";
+  /** A Valkey address matches no pattern of the operator's allowlist; it was not contacted. */
+  public static final String ADDRESS_NOT_ALLOWED = "AddressNotAllowed";
   /** Nothing listens at a Valkey address. */
   public static final String CONNECTION_REFUSED = "ConnectionRefused";
   /** A Valkey host name does not resolve. */

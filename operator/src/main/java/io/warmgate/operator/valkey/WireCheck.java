@@ -51,9 +51,10 @@ final class WireCheck {
     }
     if (reply.length > 0) {
       return !tls && isTlsRecord(reply) ? speaksTls(address)
-          : ProbeResult.failed(Reasons.NOT_VALKEY, address + " answered PING with '"
-              + excerpt(reply) + "', so it is not Valkey; check that spec.valkey.addresses names "
-              + "the Valkey Service and port");
+          // What the other side said is not repeated: status must not relay other services.
+          : ProbeResult.failed(Reasons.NOT_VALKEY, address + " answered PING with something "
+              + "other than a Valkey reply, so it is not Valkey; check that "
+              + "spec.valkey.addresses names the Valkey Service and port");
     }
     // Nothing came back: the other side may speak the other protocol.
     if (!tls && handshakes(host, port, timeout)) {
@@ -158,18 +159,6 @@ final class WireCheck {
   /** A TLS record header: content type alert (21) or handshake (22), then major version 3. */
   private static boolean isTlsRecord(byte[] reply) {
     return reply.length >= 2 && (reply[0] == 21 || reply[0] == 22) && reply[1] == 3;
-  }
-
-  /** The reply's first line, non-printable bytes as dots, at most 60 characters. */
-  private static String excerpt(byte[] reply) {
-    StringBuilder text = new StringBuilder();
-    for (byte b : reply) {
-      if (b == '\r' || b == '\n' || text.length() == 60) {
-        break;
-      }
-      text.append(b >= 0x20 && b < 0x7f ? (char) b : '.');
-    }
-    return text.toString();
   }
 
   private static int indexOf(byte[] buffer, int length, byte wanted) {

@@ -95,7 +95,8 @@ class HelmChartIT {
     List<HasMetadata> objects = load(Helm.template(NAMESPACE));
 
     assertThat(kinds(objects)).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole",
-        "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "Role", "Role", "RoleBinding",
+        "ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding",
+        "ClusterRoleBinding", "Role", "Role", "RoleBinding",
         "RoleBinding", "Service", "Service", "Deployment", "MutatingWebhookConfiguration",
         "PodDisruptionBudget", "NetworkPolicy");
     Deployment deployment = one(objects, Deployment.class);
@@ -128,6 +129,7 @@ class HelmChartIT {
         .containsEntry("WARMGATE_WEBHOOK_ENABLED", "true")
         .containsEntry("WARMGATE_WEBHOOK_CERT_MODE", "SelfSigned")
         .containsEntry("WARMGATE_WEBHOOK_CONFIGURATION", "warmgate-operator")
+        .containsEntry("WARMGATE_VALKEY_ALLOWED_ADDRESSES", "*.svc,*.svc.cluster.local")
         .containsEntry("WARMGATE_WEBHOOK_CERT_SECRET", "warmgate-operator-webhook-tls")
         .containsEntry("WARMGATE_WEBHOOK_HOSTS", "warmgate-operator-webhook.warmgate-system.svc,"
             + "warmgate-operator-webhook.warmgate-system.svc.cluster.local");
@@ -154,6 +156,9 @@ class HelmChartIT {
         .extracting(o -> o.getMetadata().getName()).doesNotContain("wg");
     assertThat(objects).filteredOn(o -> o instanceof RoleBinding
             && o.getMetadata().getName().equals("wg"))
+        .extracting(o -> o.getMetadata().getNamespace()).containsExactly("team-a", "team-b");
+    assertThat(objects).filteredOn(o -> o instanceof RoleBinding
+            && o.getMetadata().getName().equals("wg-secrets"))
         .extracting(o -> o.getMetadata().getNamespace()).containsExactly("team-a", "team-b");
     Deployment deployment = one(objects, Deployment.class);
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
@@ -188,6 +193,31 @@ class HelmChartIT {
       assertThat(findings).as("kube-score findings").allMatch(f -> stated.stream()
           .anyMatch(f::endsWith)).hasSize(stated.size() * (int) deployments);
     }
+  }
+
+  /**
+   * Issue 28 item 1: no rendering grants list or watch on Secrets; get on them is bound
+   * cluster-wide only when watching all namespaces without rbac.secretNamespaces.
+   */
+  @Test
+  void secretsAreReadableByNameOnlyAndOnlyInTheNamespacesGranted() throws Exception {
+    for (String rendering : renderings()) {
+      for (HasMetadata o : load(rendering)) {
+        List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> rules =
+            o instanceof ClusterRole c ? c.getRules() : o instanceof Role r ? r.getRules()
+                : List.of();
+        assertThat(rules).filteredOn(rule -> rule.getResources().contains("secrets"))
+            .as("rules on Secrets of %s %s", o.getKind(), o.getMetadata().getName())
+            .allSatisfy(rule -> assertThat(rule.getVerbs()).doesNotContain("list", "watch"));
+      }
+    }
+    List<HasMetadata> narrowed = load(Helm.template(NAMESPACE, "--set",
+        "rbac.secretNamespaces={team-a}"));
+    assertThat(narrowed).filteredOn(o -> o instanceof ClusterRoleBinding)
+        .extracting(o -> o.getMetadata().getName()).doesNotContain("warmgate-operator-secrets");
+    assertThat(narrowed).filteredOn(o -> o instanceof RoleBinding b
+            && b.getRoleRef().getName().equals("warmgate-operator-secrets"))
+        .extracting(o -> o.getMetadata().getNamespace()).containsExactly("team-a");
   }
 
   @Test

@@ -359,6 +359,36 @@ class GateDecisionTest {
         "released after 38 s: coverage 80.0% (8/10 keys) of 80% needed");
   }
 
+  /** Issue 28 item 5: the gate never approves what another pause waits for. */
+  @Test
+  void aWarmCanaryAlsoPausedByAnInconclusiveAnalysisStaysHeld() {
+    RolloutView twoPauses = new RolloutView("ns", "app", "uid", "7", STEPS, "c1", "s1", 1,
+        List.of(new RolloutView.PauseCondition("CanaryPauseStep", PAUSED),
+            new RolloutView.PauseCondition("InconclusiveAnalysisRun", PAUSED)), false);
+
+    Decision d = decide(twoPauses, spec(), null, newSchema(new Coverage(8, 10)),
+        Duration.ofSeconds(38));
+
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("PausedForAnotherReason");
+    assertThat(d.message()).contains("released after 38 s").contains("InconclusiveAnalysisRun")
+        .contains("kubectl argo rollouts promote");
+  }
+
+  @Test
+  void aTimedOutCanaryAlsoPausedForAnotherReasonIsStillAbortedByOnTimeoutAbort() {
+    RolloutView twoPauses = new RolloutView("ns", "app", "uid", "7", STEPS, "c1", "s1", 1,
+        List.of(new RolloutView.PauseCondition("CanaryPauseStep", PAUSED),
+            new RolloutView.PauseCondition("InconclusiveAnalysisRun", PAUSED)), false);
+    WarmupSpec abort = spec();
+    abort.setOnTimeout(io.warmgate.operator.model.TimeoutAction.Abort);
+
+    Decision d = decide(twoPauses, abort, null, newSchema(new Coverage(1, 10)),
+        Duration.ofMinutes(11));
+
+    assertThat(d).isInstanceOf(Decision.Abort.class);
+  }
+
   @Test
   void coverageJustBelowMinimumHolds() {
     assertThat(decide(newSchema(new Coverage(7999, 10000)), Duration.ZERO))

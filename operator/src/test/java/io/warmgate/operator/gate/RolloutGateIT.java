@@ -153,6 +153,46 @@ class RolloutGateIT {
     awaitEventOnBoth("CoverageReached", "released after");
   }
 
+  /**
+   * Issue 28 item 5: releasing the gate's pause must not approve an inconclusive analysis. The
+   * test writes the status Argo Rollouts writes when an analysis is inconclusive at the gate step
+   * (a second pause condition, InconclusiveAnalysisRun).
+   */
+  @Test
+  void aWarmCanaryAlsoPausedByAnInconclusiveAnalysisStaysHeldUntilOnlyTheGatesPauseRemains() {
+    policies.rollout(ns, "app");
+    String pausedAt = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    Map<String, Object> status = new HashMap<>();
+    status.put("currentPodHash", CANARY);
+    status.put("stableRS", STABLE);
+    status.put("currentStepIndex", 1);
+    status.put("controllerPause", true);
+    status.put("pauseConditions", List.of(
+        Map.of("reason", "CanaryPauseStep", "startTime", pausedAt),
+        Map.of("reason", "InconclusiveAnalysisRun", "startTime", pausedAt)));
+    argo.setStatus(status);
+    agents.register("app-stable-1", STABLE, "aaa111");
+    agents.register("app-canary-1", CANARY, "bbb222");
+    agents.writeValues("bbb222", agents.hotSet(10));
+
+    policy.create(w -> { });
+
+    Condition held = policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True",
+        "PausedForAnotherReason");
+    assertThat(held.getMessage()).contains("InconclusiveAnalysisRun");
+    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        assertThat((List<?>) argo.status().get("pauseConditions")).as("pauseConditions")
+            .hasSize(2));
+
+    // The analysis is resolved (Argo drops its pause condition): the gate releases its own.
+    status.put("pauseConditions", List.of(
+        Map.of("reason", "CanaryPauseStep", "startTime", pausedAt)));
+    argo.setStatus(status);
+    awaitReleased();
+    assertThat(argo.status().get("controllerPause")).isEqualTo(true);
+    policy.awaitPhase(GatePhase.Promoted);
+  }
+
   /** Issue 13 item 5: Warmed names its canary and does not outlive it. */
   @Test
   void warmedNamesItsCanaryAndANewRevisionResetsIt() {

@@ -17,6 +17,7 @@ import io.warmgate.operator.OperatorSettings;
 import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.operator.testing.Policies;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,6 +77,7 @@ class InjectionWebhookIT {
     operator = WarmgateOperator.start(OperatorSettings.fromEnvironment(Map.ofEntries(
         Map.entry("WARMGATE_LEADER_ELECTION", "false"),
         Map.entry("WARMGATE_HTTP_PORT", "0"),
+        Map.entry("WARMGATE_VALKEY_ALLOWED_ADDRESSES", Policies.LOOPBACK),
         Map.entry("WARMGATE_VALKEY_TIMEOUT", "1s"),
         Map.entry("WARMGATE_SHUTDOWN_TIMEOUT", "5s"),
         Map.entry("WARMGATE_WEBHOOK_ENABLED", "true"),

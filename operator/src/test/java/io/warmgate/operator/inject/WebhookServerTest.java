@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.webhook.admission.AdmissionController;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -65,9 +67,7 @@ class WebhookServerTest {
     server.close();
   }
 
-  @Test
-  void answersAReviewWithTheUidAndAJsonPatch() throws Exception {
-    String review = """
+  static final String REVIEW = """
         {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{
           "uid":"705ab4f5-6393-11e8-b7cc-42010a800002",
           "kind":{"group":"","version":"v1","kind":"Pod"},
@@ -78,6 +78,10 @@ class WebhookServerTest {
             "metadata":{"generateName":"deal-service-","labels":{"warmgate.io/cache-policy":"deals"}},
             "spec":{"containers":[{"name":"app","image":"app:1"}]}}}}
         """;
+
+  @Test
+  void answersAReviewWithTheUidAndAJsonPatch() throws Exception {
+    String review = REVIEW;
 
     HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(
             "https://127.0.0.1:" + server.port() + WebhookServer.PATH))
@@ -100,6 +104,67 @@ class WebhookServerTest {
     assertThat(patch.findValuesAsText("path"))
         .anyMatch(p -> p.startsWith("/spec/containers/0/env"))
         .anyMatch(p -> p.startsWith("/metadata/annotations"));
+  }
+
+  /**
+   * Issue 28 item 9: clients that open a connection and stall, before or inside the TLS
+   * handshake, do not hold up the API server's admission request.
+   */
+  @Test
+  void clientsThatConnectAndStallDoNotDelayAnAdmission() throws Exception {
+    List<Socket> stalled = new ArrayList<>();
+    try {
+      for (int i = 0; i < 16; i++) {
+        Socket socket = new Socket("127.0.0.1", server.port());
+        stalled.add(socket);
+        if (i % 2 == 0) {
+          // The header of a TLS handshake record promising 512 bytes, then nothing.
+          socket.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01});
+          socket.getOutputStream().flush();
+        }
+      }
+      Thread.sleep(500);
+
+      long start = System.nanoTime();
+      HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(
+              "https://127.0.0.1:" + server.port() + WebhookServer.PATH))
+          .timeout(Duration.ofSeconds(5))
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(REVIEW)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(took).as("admission with 16 stalled clients").isLessThan(Duration.ofSeconds(2));
+    } finally {
+      for (Socket socket : stalled) {
+        socket.close();
+      }
+    }
+  }
+
+  @Test
+  void aConnectionStalledInItsHandshakeIsClosedAfterTheRequestTimeout() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01});
+      socket.getOutputStream().flush();
+      socket.setSoTimeout((WebhookServer.MAX_REQUEST_SECONDS + 5) * 1000);
+      long start = System.nanoTime();
+
+      // The server may say why (a TLS alert) before it closes; read to the end.
+      int read;
+      try {
+        do {
+          read = socket.getInputStream().read();
+        } while (read >= 0);
+      } catch (java.net.SocketException reset) {
+        read = -1;
+      }
+
+      assertThat(read).as("the server closed the stalled connection").isEqualTo(-1);
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isLessThan(Duration.ofSeconds(WebhookServer.MAX_REQUEST_SECONDS + 3));
+    }
   }
 
   @Test

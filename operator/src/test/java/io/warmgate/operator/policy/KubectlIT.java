@@ -62,7 +62,7 @@ class KubectlIT {
     String ns = api.newNamespace("kubectl");
     new Policies(api.client()).rollout(ns, "deal-service");
     String minimal = Files.readString(ApiServer.repoDir().resolve(
-        "examples/cachepolicy-minimal.yaml")).replace("valkey:6379",
+        "examples/cachepolicy-minimal.yaml")).replace("valkey.cache.svc:6379",
         redis.host() + ":" + redis.port());
     Path policy = dir.resolve("policy.yaml");
     Files.writeString(policy, minimal);

@@ -39,6 +39,7 @@ class WatchedNamespacesIT {
         "WARMGATE_NAMESPACES", watched,
         "WARMGATE_LEADER_ELECTION", "false",
         "WARMGATE_HTTP_PORT", "0",
+        "WARMGATE_VALKEY_ALLOWED_ADDRESSES", Policies.LOOPBACK,
         "WARMGATE_VALKEY_RECHECK_INTERVAL", "1s"));
 
     try (WarmgateOperator operator = WarmgateOperator.start(settings, api.client())) {

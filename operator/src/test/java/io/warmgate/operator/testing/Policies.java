@@ -32,6 +32,8 @@ public final class Policies {
   /** How often the operator under test re-probes Valkey. */
   public static final Duration RECHECK = Duration.ofSeconds(1);
   /** Upper bound for any condition to follow a change. */
+  /** The allowlist of the tests' operators: their Valkey servers listen on loopback. */
+  public static final String LOOPBACK = "127.0.0.1,localhost";
   public static final Duration WITHIN = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
@@ -45,6 +47,7 @@ public final class Policies {
     return OperatorSettings.fromEnvironment(Map.of(
         "WARMGATE_LEADER_ELECTION", "false",
         "WARMGATE_HTTP_PORT", "0",
+        "WARMGATE_VALKEY_ALLOWED_ADDRESSES", LOOPBACK,
         "WARMGATE_VALKEY_RECHECK_INTERVAL", "1s",
         "WARMGATE_VALKEY_TIMEOUT", "1s",
         "WARMGATE_SHUTDOWN_TIMEOUT", "5s"));
