@@ -80,7 +80,7 @@ final class WarmJobs {
     }
     return new WarmJob(job.getOrDefault("state", "Open"), number(job.get("target")),
         number(job.get("filled")), number(job.get("errors")), job.get("message"),
-        job.get("hotSet"), job.get("revision"));
+        job.get("hotSet"), job.get("revision"), rate(job.get("rateInUse")));
   }
 
   /**
@@ -130,6 +130,19 @@ final class WarmJobs {
       String schemaHash, Instant now) {
     valkey.eval(KEEP_WARM_SCRIPT, ScriptOutputType.INTEGER, new String[] {keys.warmJob(schemaHash)},
         String.valueOf(now.toEpochMilli()));
+  }
+
+  /** A non-negative finite decimal rate, or null when absent or malformed. */
+  static Double rate(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      double rate = Double.parseDouble(value);
+      return Double.isFinite(rate) && rate >= 0 ? rate : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   /** A counter read from Valkey: absent, negative or malformed (an agent's bug) reads as 0. */
