@@ -151,7 +151,7 @@ public final class RolloutGate {
       try {
         String hotSet = observed.hotSet() == null ? null : observed.hotSet().describe();
         if (WarmJobs.open(valkey.sync(), keys, open.schemaHash(), open.target(), open.rate(),
-            hotSet, view.currentPodHash(), now)) {
+            hotSet, view.currentPodHash(), now, ceiling(warmup, observed.forecast()))) {
           log.info("Opened the warm job of schema hash {} for Rollout {} ({} ids at {}/s; {})",
               open.schemaHash(), view.id(), open.target(), open.rate(), hotSet);
         }
@@ -319,9 +319,28 @@ public final class RolloutGate {
       boolean preloading = job != null
           || !held && WarmJobs.read(valkey.sync(), keys, schema) != null;
       forecast = forecast(stats, agents, view, schema, preloading, cut, l2Ttl, now);
+      if (held && job != null) {
+        WarmJobs.ceiling(valkey.sync(), keys, schema, ceiling(warmup, forecast));
+      }
     }
     return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job, hotSet,
         forecast);
+  }
+
+  /**
+   * Ids per second {@code warmup.originBudget} leaves for a preload: budget minus the forecast's
+   * steady origin rate, at most {@code preloadRate}, 0 while the forecast is unknown (the preload
+   * waits rather than guess); null without a budget.
+   */
+  static Double ceiling(GateInputs.Warmup warmup, OriginForecast.Forecast forecast) {
+    if (warmup.originBudget() == null) {
+      return null;
+    }
+    if (forecast == null || !forecast.known()) {
+      return 0.0;
+    }
+    return Math.max(0, Math.min(warmup.preloadRate(),
+        warmup.originBudget() - forecast.steady()));
   }
 
   /**

@@ -155,6 +155,28 @@ class OriginBudgetIT {
   }
 
   @Test
+  void aBudgetedPreloadGetsTheBudgetLeftAsItsCeilingAndItsRateIsShown() {
+    policy.create(w -> {
+      w.setMode(io.warmgate.operator.model.WarmupMode.Preload);
+      w.setOriginBudget(300);
+      w.setPreloadRate(1000);
+    });
+
+    // With a warm job, the canary's own origin reads are the preload's, not steady: 300 − 40,
+    // the stable key space's, leaves the preload at most 260 ids/s.
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(agents.warmJob("bbb222"))
+        .containsEntry("ceiling", "260.0").containsEntry("rate", "1000"));
+    agents.updateWarmJob("bbb222", java.util.Map.of("state", "Running", "rateInUse", "120.5"));
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(policy.gate().getForecast().getPreloadRate()).isEqualTo(120.5));
+
+    // The steady rate rises to 270: 30 ids/s are left.
+    agents.traffic("aaa111", 300, 0.9, 270);
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(agents.warmJob("bbb222"))
+        .containsEntry("ceiling", "30.0"));
+  }
+
+  @Test
   void anOriginBudgetBelowOneIsRefusedByTheApiServer() {
     assertThatThrownBy(() -> policy.create(w -> w.setOriginBudget(0)))
         .isInstanceOfSatisfying(KubernetesClientException.class, e ->
