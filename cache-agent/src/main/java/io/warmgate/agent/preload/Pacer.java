@@ -7,7 +7,8 @@ import java.util.function.LongSupplier;
  * acquisition's permits have been "spent" at {@code permitsPerSecond}, then books {@code n} more.
  * Nothing is saved up while idle, so from the first acquisition on, the permits granted by elapsed
  * time {@code t} never exceed {@code permitsPerSecond × t} plus the last acquisition's {@code n}.
- * Not thread-safe.
+ * The rate may change between acquisitions ({@link #rate(double)}); it applies to the permits
+ * booked from then on. Not thread-safe.
  */
 final class Pacer {
 
@@ -17,7 +18,7 @@ final class Pacer {
     void sleepNanos(long nanos) throws InterruptedException;
   }
 
-  private final double nanosPerPermit;
+  private double nanosPerPermit;
   private final LongSupplier nanoTime;
   private final Sleeper sleeper;
   private long nextFreeNanos;
@@ -27,13 +28,22 @@ final class Pacer {
    * @throws IllegalArgumentException if {@code permitsPerSecond} is not a positive finite number
    */
   Pacer(double permitsPerSecond, LongSupplier nanoTime, Sleeper sleeper) {
+    rate(permitsPerSecond);
+    this.nanoTime = nanoTime;
+    this.sleeper = sleeper;
+  }
+
+  /**
+   * Sets the rate of the permits booked from now on.
+   *
+   * @throws IllegalArgumentException if {@code permitsPerSecond} is not a positive finite number
+   */
+  void rate(double permitsPerSecond) {
     if (!(permitsPerSecond > 0) || Double.isInfinite(permitsPerSecond)) {
       throw new IllegalArgumentException("permitsPerSecond must be a positive finite number: "
           + permitsPerSecond);
     }
     this.nanosPerPermit = 1e9 / permitsPerSecond;
-    this.nanoTime = nanoTime;
-    this.sleeper = sleeper;
   }
 
   /** Waits until {@code permits} may be used, then books them. */

@@ -7,6 +7,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.TokenLock;
@@ -51,6 +52,14 @@ import org.slf4j.LoggerFactory;
  * answers (too large, not encodable) count as errors after {@value #ATTEMPTS} attempts. When the
  * cursor reaches {@code min(target, list length)} the job is {@code Done}; a job whose fields
  * cannot be read is {@code Failed} with a message naming the field.
+ *
+ * <p><b>Under an origin budget</b> the job carries a {@code ceiling} (ids per second the
+ * operator's {@code originBudget} leaves above the steady origin rate, re-read before every
+ * batch): the rate then adapts under {@code min(rate, ceiling)} ({@link AimdRate}: it starts at a
+ * tenth, grows gradually while the origin's latency on the batches stays near its baseline, halves
+ * when it rises or the origin errs), only the ids L2 lacks are paced, batches are a twentieth of a
+ * second at the ceiling, and a ceiling below one id per second pauses the preload. The rate in use
+ * is recorded in the job's {@code rateInUse} and the {@code warmgate.preload.rate} gauge.
  *
  * <p>While a {@code Done} job's {@code keepWarmUntil} (set by the operator while the canary is
  * held) is in the future, the ids are kept warm: every eighth of the L2 TTL one pod takes the lock
@@ -133,6 +142,8 @@ public final class PreloadWorker implements AutoCloseable {
   private final Thread thread;
   private volatile boolean lockLost;
   private volatile boolean closing;
+  /** Ids per second the preload loads at now; 0 while it does not. */
+  private volatile double rateInUse;
 
   /**
    * Creates a worker for the namespace of {@code cache}, whose L2 TTL is the default 4 min; it
@@ -194,6 +205,11 @@ public final class PreloadWorker implements AutoCloseable {
     loadedIds = preloadCounter(registry, "loaded");
     failedIds = preloadCounter(registry, "failed");
     keptWarmIds = preloadCounter(registry, "kept_warm");
+    Gauge.builder("warmgate.preload.rate", this, w -> w.rateInUse).tag("cache", cache.name())
+        .baseUnit("ids.per.second")
+        .description("Ids per second the preload worker loads at now (adaptive under an origin "
+            + "budget); 0 while it does not preload")
+        .register(registry);
     return this;
   }
 
@@ -335,17 +351,50 @@ public final class PreloadWorker implements AutoCloseable {
     log.info("cache '{}': preloading {} from id {} to {} at {} ids/s in batches of {}",
         cache.name(), jobKey, job.cursor(), end, job.rate(), job.batchSize());
     Pacer pacer = new Pacer(job.rate(), System::nanoTime, this::await);
+    AimdRate aimd = null;
+    rateInUse = job.rate();
     while (job.cursor() < end) {
       if (closing || lockLost) {
         return;
       }
-      int n = (int) Math.min(job.batchSize(), end - job.cursor());
+      Double ceiling = ceiling(redis.hget(jobKey, "ceiling"));
+      if (ceiling != null && Math.min(job.rate(), ceiling) < AimdRate.FLOOR) {
+        // The origin has no budget left for a preload: wait for the operator to say it has.
+        rateInUse = 0;
+        Map<String, String> paused = new LinkedHashMap<>();
+        paused.put("message", String.format(Locale.ROOT, "paused: the origin budget leaves "
+            + "%.1f ids/s for the preload (ceiling)", ceiling));
+        paused.put("rateInUse", "0");
+        paused.put("updatedAt", Long.toString(clock.millis()));
+        if (!update(token, ",Running,", paused) || await(pollInterval.toNanos())) {
+          return;
+        }
+        continue;
+      }
+      if (ceiling == null) {
+        aimd = null;
+        pacer.rate(job.rate());
+        rateInUse = job.rate();
+      } else {
+        double cap = Math.min(job.rate(), ceiling);
+        if (aimd == null) {
+          aimd = new AimdRate(cap, System::nanoTime);
+          log.info("cache '{}': preloading {} under an origin budget: at most {} ids/s, "
+              + "starting at {}", cache.name(), jobKey, cap, aimd.rate());
+        } else {
+          aimd.ceiling(cap);
+        }
+        pacer.rate(aimd.rate());
+        rateInUse = aimd.rate();
+      }
+      int n = (int) Math.min(aimd == null ? job.batchSize() : adaptiveBatch(job, aimd),
+          end - job.cursor());
       List<String> ids = redis.lrange(idsKey, job.cursor(), job.cursor() + n - 1);
       if (ids.isEmpty()) {
         end = job.cursor(); // the list shrank under us
         break;
       }
-      Outcome outcome = load(token, ",Running,", "message", job.cursor(), ids, pacer, null);
+      Outcome outcome = load(token, ",Running,", "message", job.cursor(), ids, pacer, null, aimd);
       if (outcome == null) {
         return; // closing, or the job is no longer ours: the batch is left to the next owner
       }
@@ -353,15 +402,24 @@ public final class PreloadWorker implements AutoCloseable {
       count(loadedIds, outcome.held());
       count(failedIds, outcome.failed());
       Map<String, String> progress = job.progressFields(pod, clock.millis());
-      if (outcome.waited()) {
-        progress.put("message", ""); // no longer waiting
+      if (outcome.waited() || aimd != null) {
+        progress.put("message", aimd == null ? "" : String.format(Locale.ROOT,
+            "preloading under the origin budget at %.1f of at most %.1f ids/s (%s)", aimd.rate(),
+            aimd.ceiling(), aimd.last()));
       }
+      if (aimd != null) {
+        pacer.rate(aimd.rate());
+        rateInUse = aimd.rate();
+      }
+      progress.put("rateInUse", String.format(Locale.ROOT, "%.1f", rateInUse));
       if (!update(token, ",Running,", progress)) {
         return;
       }
     }
     job = job.done();
+    rateInUse = 0;
     Map<String, String> done = job.progressFields(pod, clock.millis());
+    done.put("rateInUse", "0");
     String message = "loaded " + job.filled() + " of " + job.target() + " ids, " + job.errors()
         + " errors";
     if (end < job.target()) {
@@ -417,7 +475,8 @@ public final class PreloadWorker implements AutoCloseable {
       if (ids.isEmpty()) {
         break;
       }
-      Outcome outcome = load(token, ",Done,", "keepWarm", cursor, ids, pacer, keepWarmMargin);
+      Outcome outcome = load(token, ",Done,", "keepWarm", cursor, ids, pacer, keepWarmMargin,
+          null);
       if (outcome == null) {
         return;
       }
@@ -450,6 +509,30 @@ public final class PreloadWorker implements AutoCloseable {
     }
   }
 
+  /**
+   * The job's {@code ceiling} (ids per second the origin budget leaves for the preload, written by
+   * the operator), or null when absent or malformed (then the job's fixed {@code rate} applies).
+   */
+  static Double ceiling(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      double ceiling = Double.parseDouble(value.trim());
+      return Double.isFinite(ceiling) && ceiling >= 0 ? ceiling : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Batch size under an origin budget: a twentieth of a second at the ceiling, so that the
+   * adaptive rate gets a latency sample several times a second even at its starting rate.
+   */
+  private static int adaptiveBatch(WarmJob job, AimdRate aimd) {
+    return (int) Math.max(1, Math.min(job.batchSize(), Math.round(aimd.ceiling() / 20)));
+  }
+
   /** A non-negative decimal field, or 0 when absent or malformed. */
   private static long millis(String value) {
     if (value == null) {
@@ -480,10 +563,13 @@ public final class PreloadWorker implements AutoCloseable {
    * @param cursor the index of the batch's first id, for messages
    * @param refreshBelow null to fill what L2 lacks; else only the ids whose entry is missing or
    *     has less than this left are loaded (keep-warm)
+   * @param aimd the adaptive rate under an origin budget, or null for the job's fixed rate: with
+   *     one, only the ids L2 lacks (read from the origin) are paced, and the origin's latency and
+   *     errors on them adjust it
    * @return the outcome, or null if the worker closed or the job is no longer this worker's
    */
   private Outcome load(String token, String states, String messageField, long cursor,
-      List<String> ids, Pacer pacer, Duration refreshBelow) {
+      List<String> ids, Pacer pacer, Duration refreshBelow, AimdRate aimd) {
     List<String> valid = new ArrayList<>(ids.size());
     for (String id : ids) {
       if (isValidId(id, cache.maxIdBytes())) {
@@ -538,8 +624,17 @@ public final class PreloadWorker implements AutoCloseable {
             return new Outcome(valid.size(), invalid, waited, 0);
           }
         }
+        int cold = todo.size();
+        if (aimd != null) {
+          cold = 0;
+          for (Long ttl : ttls) {
+            cold += ttl == -2 ? 1 : 0;
+          }
+        }
         try {
-          pacer.acquire(todo.size());
+          if (cold > 0) {
+            pacer.acquire(cold);
+          }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return null;
@@ -547,8 +642,14 @@ public final class PreloadWorker implements AutoCloseable {
         if (closing) {
           return null;
         }
+        long started = System.nanoTime();
         try {
           int held = refreshBelow == null ? cache.fillL2(todo) : cache.fillL2(todo, refreshBelow);
+          if (aimd != null && 2 * cold >= todo.size()) {
+            // Batches mostly held by L2 say little about the origin: they would lower the baseline.
+            aimd.succeeded(System.nanoTime() - started);
+            pacer.rate(aimd.rate());
+          }
           int reloaded = refreshBelow == null ? 0 : todo.size();
           int missing = todo.size() - held;
           if (missing == 0) {
@@ -566,6 +667,10 @@ public final class PreloadWorker implements AutoCloseable {
         } catch (IllegalStateException e) {
           throw e; // the cache is closed
         } catch (RuntimeException e) {
+          if (aimd != null) {
+            aimd.failed();
+            pacer.rate(aimd.rate());
+          }
           problem = "waiting for the origin: " + originFailure(e);
         }
       }

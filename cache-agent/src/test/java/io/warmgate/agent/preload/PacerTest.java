@@ -83,4 +83,15 @@ class PacerTest {
           .hasMessageContaining("permitsPerSecond");
     }
   }
+
+  @Test
+  void aNewRateAppliesToThePermitsBookedFromThen() throws InterruptedException {
+    Pacer pacer = pacer(100);
+    long start = now;
+    pacer.acquire(10); // booked at 100/s: the next is due 100 ms later
+    pacer.rate(10);
+    pacer.acquire(10); // waits the 100 ms, books 10 at 10/s: 1 s
+    pacer.acquire(10);
+    assertThat(now - start).isEqualTo(TimeUnit.MILLISECONDS.toNanos(1_100));
+  }
 }

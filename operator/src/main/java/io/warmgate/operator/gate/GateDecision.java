@@ -108,13 +108,25 @@ public final class GateDecision {
       return new Decision.Release(GatePhase.Skipped, GateReasons.SCHEMA_UNCHANGED,
           "skipped: schema unchanged (" + schema + ")");
     }
+    Integer budget = rules.originBudget();
+    OriginForecast.Forecast forecast = seen.forecast();
+    boolean forecastKnown = forecast != null && forecast.known();
+    if (budget != null && forecastKnown && forecast.steady() > budget) {
+      String why = format("warmup.originBudget %,d reads/s is below the steady origin rate "
+          + "%,.0f reads/s, so no release can fit under it", budget, forecast.steady());
+      return afterMaxWait(in, held, why).orElseGet(() -> new Decision.Hold(GatePhase.Warming,
+          GateReasons.CANNOT_WARM, "held: " + why + "; raise warmup.originBudget above "
+              + format("%,.0f", forecast.steady()) + " or remove it"));
+    }
     Coverage coverage = seen.coverage();
     boolean covered = coverage != null && coverage.reaches(rules.minCoverage());
     boolean hitsOk = rules.minHitRatio() == null
         || (seen.hitRatio() != null && 100 * seen.hitRatio() >= rules.minHitRatio());
+    boolean fits = budget == null || forecastKnown && forecast.total() <= budget;
     String hotSet = hotSet(seen);
-    if (covered && hitsOk) {
-      return new Decision.Release(GatePhase.Promoted, GateReasons.COVERAGE_REACHED,
+    if (covered && hitsOk && fits) {
+      return new Decision.Release(GatePhase.Promoted,
+          budget == null ? GateReasons.COVERAGE_REACHED : GateReasons.WITHIN_ORIGIN_BUDGET,
           "released after " + seconds(held) + ": " + criteria(in, true)
               + (hotSet == null ? "" : "; " + hotSet));
     }
@@ -126,6 +138,12 @@ public final class GateDecision {
     Optional<Decision> late = afterMaxWait(in, held, "not warm");
     if (late.isPresent()) {
       return late.get();
+    }
+    if (budget != null && !forecastKnown) {
+      return new Decision.Hold(GatePhase.Warming, GateReasons.FORECAST_UNKNOWN,
+          "held: warmup.originBudget needs a forecast of the release's origin load and there is "
+              + "none: " + (forecast == null ? "the canary's key space was not read"
+              : forecast.unknown()) + "; warmup.onTimeout applies after warmup.maxWait");
     }
     if (coverage == null || coverage.total() == 0) {
       HotSetForecast.Cut cut = seen.hotSet();
@@ -143,7 +161,22 @@ public final class GateDecision {
     return new Decision.Hold(GatePhase.Warming, GateReasons.WARMING,
         "held: warming " + coverage.keys() + " (" + criteria(in, false) + ")"
             + (hotSet == null ? "" : "; " + hotSet)
-            + (seen.warmJob() == null ? "" : "; " + seen.warmJob().summary()));
+            + (seen.warmJob() == null ? "" : "; " + seen.warmJob().summary())
+            + tailHint(in));
+  }
+
+  /**
+   * When the ids outside the hot set alone keep a release over the budget, which preload cannot
+   * change: what to do about it; else empty.
+   */
+  private static String tailHint(GateInputs in) {
+    Integer budget = in.warmup().originBudget();
+    OriginForecast.Forecast f = in.observed().forecast();
+    if (budget == null || f == null || !f.known() || f.steady() + f.tail() <= budget) {
+      return "";
+    }
+    return format("; ids outside the hot set alone add %,.0f reads/s, which warming the hot set "
+        + "does not lower: raise warmup.hotSetSize or warmup.originBudget", f.tail());
   }
 
   /**
@@ -243,6 +276,13 @@ public final class GateDecision {
       text += ", hit ratio " + (seen.hitRatio() == null ? "unknown"
           : format("%.1f%%", 100 * seen.hitRatio())) + " of " + rules.minHitRatio()
           + "% needed";
+    }
+    if (rules.originBudget() != null) {
+      OriginForecast.Forecast f = seen.forecast();
+      text += f == null || !f.known()
+          ? format(", origin load unknown of %,d reads/s budget", rules.originBudget())
+          : format(", origin %,.0f now + %,.0f peak = %,.0f of %,d reads/s budget", f.steady(),
+              f.peak(), f.total(), rules.originBudget());
     }
     return text;
   }

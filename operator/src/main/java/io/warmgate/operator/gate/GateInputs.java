@@ -67,11 +67,19 @@ public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
 
   /**
    * The warm-up rules with defaults applied and durations parsed; {@code minCoverage} and
-   * {@code minHitRatio} are percentages.
+   * {@code minHitRatio} are percentages, {@code originBudget} origin reads per second or null.
    */
   public record Warmup(WarmupMode mode, int hotSetSize, int preloadRate, int minCoverage,
       Integer minHitRatio, Duration hitRatioWindow, Duration maxWait, TimeoutAction onTimeout,
-      boolean skipWhenSchemaUnchanged) {
+      boolean skipWhenSchemaUnchanged, Integer originBudget) {
+
+    /** Rules without an origin budget. */
+    public Warmup(WarmupMode mode, int hotSetSize, int preloadRate, int minCoverage,
+        Integer minHitRatio, Duration hitRatioWindow, Duration maxWait, TimeoutAction onTimeout,
+        boolean skipWhenSchemaUnchanged) {
+      this(mode, hotSetSize, preloadRate, minCoverage, minHitRatio, hitRatioWindow, maxWait,
+          onTimeout, skipWhenSchemaUnchanged, null);
+    }
 
     /**
      * Reads {@code spec} (null means all defaults).
@@ -88,7 +96,8 @@ public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
           s.getHitRatioWindow() == null ? null : Durations.parse(s.getHitRatioWindow()),
           Durations.parse(or(s.getMaxWait(), d.getMaxWait())),
           or(s.getOnTimeout(), d.getOnTimeout()),
-          or(s.getSkipWhenSchemaUnchanged(), d.getSkipWhenSchemaUnchanged()));
+          or(s.getSkipWhenSchemaUnchanged(), d.getSkipWhenSchemaUnchanged()),
+          s.getOriginBudget());
     }
 
     private static <T> T or(T value, T fallback) {
@@ -109,19 +118,29 @@ public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
    * @param warmJob the canary namespace's warm job, or null when none is open
    * @param hotSet the live hot set {@code coverage} was measured on, or null when it was not read
    *     (coverage not measured, or measured on the warm job's ids)
+   * @param forecast the origin load a release now would add, or null when not forecast (no
+   *     canary with one schema hash of its own)
    */
   public record Observed(boolean reachable, String problem, Set<String> canarySchemas,
       Set<String> stableSchemas, Coverage coverage, Double hitRatio, WarmJob warmJob,
-      HotSetForecast.Cut hotSet) {
+      HotSetForecast.Cut hotSet, OriginForecast.Forecast forecast) {
 
     public Observed {
       canarySchemas = Set.copyOf(canarySchemas);
       stableSchemas = Set.copyOf(stableSchemas);
     }
 
+    /** Without a forecast. */
+    public Observed(boolean reachable, String problem, Set<String> canarySchemas,
+        Set<String> stableSchemas, Coverage coverage, Double hitRatio, WarmJob warmJob,
+        HotSetForecast.Cut hotSet) {
+      this(reachable, problem, canarySchemas, stableSchemas, coverage, hitRatio, warmJob, hotSet,
+          null);
+    }
+
     /** Valkey could not be read, because of {@code problem}. */
     public static Observed unreachable(String problem) {
-      return new Observed(false, problem, Set.of(), Set.of(), null, null, null, null);
+      return new Observed(false, problem, Set.of(), Set.of(), null, null, null, null, null);
     }
 
     /** The single schema hash of the canary's agents, or null when none or several. */

@@ -50,6 +50,18 @@ public final class GateReasons {
   public static final String TIMED_OUT = "TimedOut";
   /** Released: the canary's namespace met the warm-up criteria. */
   public static final String COVERAGE_REACHED = "CoverageReached";
+  /**
+   * Released: the canary met the warm-up criteria and the forecast origin load of the release
+   * fits under {@code warmup.originBudget}.
+   */
+  public static final String WITHIN_ORIGIN_BUDGET = "WithinOriginBudget";
+  /**
+   * Held: {@code warmup.originBudget} is below the steady origin rate, so no release can fit
+   * under it.
+   */
+  public static final String CANNOT_WARM = "CannotWarm";
+  /** Held: {@code warmup.originBudget} is set and the release's origin load cannot be forecast. */
+  public static final String FORECAST_UNKNOWN = "ForecastUnknown";
   /** Released at once: the canary has the stable schema hash. */
   public static final String SCHEMA_UNCHANGED = "SchemaUnchanged";
 

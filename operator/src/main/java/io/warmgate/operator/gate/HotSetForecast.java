@@ -53,13 +53,24 @@ final class HotSetForecast {
    *     0 when nothing is chosen or there is no forecast
    * @param noForecast why the ids were not forecast and all tracked ids are chosen, or null when
    *     they were
+   * @param rates each chosen id's estimated lookups per second across the fleet, in the order of
+   *     {@code ids}; empty when not forecast
    */
   record Cut(List<String> ids, int tracked, Duration window, double expectedWaste,
-      String noForecast) {
+      String noForecast, List<Double> rates) {
 
     Cut {
       ids = List.copyOf(ids);
+      rates = List.copyOf(rates);
       Objects.requireNonNull(window, "window");
+      if (!rates.isEmpty() && rates.size() != ids.size()) {
+        throw new IllegalArgumentException(rates.size() + " rates for " + ids.size() + " ids");
+      }
+    }
+
+    /** A cut whose rates are not known. */
+    Cut(List<String> ids, int tracked, Duration window, double expectedWaste, String noForecast) {
+      this(ids, tracked, window, expectedWaste, noForecast, List.of());
     }
 
     /** How many ids were chosen. */
@@ -108,7 +119,7 @@ final class HotSetForecast {
   static Cut of(ControlKeys keys, List<ScoredValue<String>> ranked, String landmark,
       Map<String, String> meta, Instant now, Duration window) {
     if (ranked.isEmpty()) {
-      return new Cut(List.of(), 0, window, 0, null);
+      return new Cut(List.of(), 0, window, 0, null, List.of());
     }
     if (meta.isEmpty()) {
       return all(ranked, window, keys.hotMeta() + " is missing (agents of an older version do "
@@ -144,6 +155,8 @@ final class HotSetForecast {
     double decay = Math.exp(-(now.toEpochMilli() - mark) * LN2 / h);
     double perLookup = window.toMillis() / exposure;
     List<String> ids = new ArrayList<>();
+    List<Double> rates = new ArrayList<>();
+    double perSecond = 1000.0 / exposure;
     double missed = 0;
     for (ScoredValue<String> id : ranked) {
       double expected = Math.max(0, id.getScore() * decay - samplePeriod) * perLookup;
@@ -155,8 +168,10 @@ final class HotSetForecast {
       }
       missed = withIt;
       ids.add(id.getValue());
+      rates.add(Math.max(0, id.getScore() * decay - samplePeriod) * perSecond);
     }
-    return new Cut(ids, ranked.size(), window, ids.isEmpty() ? 0 : missed / ids.size(), null);
+    return new Cut(ids, ranked.size(), window, ids.isEmpty() ? 0 : missed / ids.size(), null,
+        rates);
   }
 
   private static Long millis(String value) {

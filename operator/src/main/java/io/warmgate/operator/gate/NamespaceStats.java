@@ -154,6 +154,95 @@ final class NamespaceStats {
     return h ^ (h >>> 31);
   }
 
+  /** Hottest ids a forecast checks one by one; the rest of the hot set is sampled. */
+  static final int FORECAST_HEAD = 128;
+  /** Most of the remaining hot-set ids a forecast checks, as a fixed random sample. */
+  static final int FORECAST_SAMPLE = 512;
+
+  /**
+   * The forecast's probes of the hot set {@code ids} (hottest first, with their lookups per
+   * second {@code rates}) against namespace {@code schemaHash}: the {@link #FORECAST_HEAD}
+   * hottest checked one by one, the others through the fixed random sample of
+   * {@link #sample} ({@link #FORECAST_SAMPLE} ids), each standing for its share of them
+   * (pipelined {@code EXISTS}).
+   *
+   * @throws RedisException if Valkey cannot be read in time
+   */
+  List<OriginForecast.Probe> probes(String schemaHash, List<String> ids, List<Double> rates) {
+    int head = Math.min(FORECAST_HEAD, ids.size());
+    Map<String, Double> rest = new HashMap<>();
+    for (int i = head; i < ids.size(); i++) {
+      rest.put(ids.get(i), rates.get(i));
+    }
+    List<String> sampled = sample(schemaHash, ids.subList(head, ids.size()), FORECAST_SAMPLE);
+    double weight = sampled.isEmpty() ? 1 : (double) (ids.size() - head) / sampled.size();
+    List<String> checked = new ArrayList<>(ids.subList(0, head));
+    checked.addAll(sampled);
+    RedisClusterAsyncCommands<String, String> async = valkey.async();
+    List<RedisFuture<Long>> exists = new ArrayList<>(checked.size());
+    for (String id : checked) {
+      exists.add(async.exists(keys.value(schemaHash, id)));
+    }
+    List<OriginForecast.Probe> probes = new ArrayList<>(checked.size());
+    for (int i = 0; i < checked.size(); i++) {
+      boolean present = await(exists.get(i)) > 0;
+      probes.add(i < head ? new OriginForecast.Probe(checked.get(i), rates.get(i), present, 1)
+          : new OriginForecast.Probe(checked.get(i), rest.get(checked.get(i)), present, weight));
+    }
+    return probes;
+  }
+
+  /**
+   * What namespace {@code schemaHash} served per second over the {@link #TRAFFIC_BUCKETS}
+   * complete 10-second buckets before {@code now} ({@code T:stats:<hash>:<bucket>}).
+   *
+   * @param requests lookups per second (L1 hits, L2 hits and misses)
+   * @param hits lookups per second answered by L1 or L2
+   * @param originLoads ids read from the origin per second (preloads included)
+   */
+  record Traffic(double requests, double hits, double originLoads) {
+
+    static final Traffic NONE = new Traffic(0, 0, 0);
+
+    Traffic plus(Traffic other) {
+      return new Traffic(requests + other.requests, hits + other.hits,
+          originLoads + other.originLoads);
+    }
+  }
+
+  /** Complete buckets a {@link Traffic} is measured over: one minute. */
+  static final int TRAFFIC_BUCKETS = 6;
+
+  /**
+   * The traffic of namespace {@code schemaHash} over the last {@link #TRAFFIC_BUCKETS} complete
+   * buckets (the current one is still being flushed into).
+   *
+   * @throws RedisException if Valkey cannot be read in time
+   */
+  Traffic traffic(String schemaHash, Instant now) {
+    long current = Math.floorDiv(now.getEpochSecond(), BUCKET_SECONDS) * BUCKET_SECONDS;
+    RedisClusterAsyncCommands<String, String> async = valkey.async();
+    List<RedisFuture<Map<String, String>>> buckets = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (int i = TRAFFIC_BUCKETS; i >= 1; i--) {
+      String key = keys.statsBucket(schemaHash, current - i * BUCKET_SECONDS);
+      names.add(key);
+      buckets.add(async.hgetall(key));
+    }
+    double hits = 0;
+    double requests = 0;
+    double loads = 0;
+    for (int i = 0; i < buckets.size(); i++) {
+      Map<String, String> counters = orIfWrongType(buckets.get(i), Map.of(), names.get(i));
+      double bucketHits = (double) counter(counters, "l1Hits") + counter(counters, "l2Hits");
+      hits += bucketHits;
+      requests += bucketHits + counter(counters, "misses");
+      loads += counter(counters, "originLoads");
+    }
+    double seconds = TRAFFIC_BUCKETS * BUCKET_SECONDS;
+    return new Traffic(requests / seconds, hits / seconds, loads / seconds);
+  }
+
   /**
    * The share of the ids snapshotted by the warm job of {@code schemaHash} ({@code T:warm:<hash>:ids})
    * whose value key exists in that namespace: what a Preload gate waits for. Unlike the live hot

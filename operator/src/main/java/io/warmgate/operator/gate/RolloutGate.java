@@ -8,8 +8,10 @@ import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.ForecastStatus;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
+import io.warmgate.operator.model.HotIdStatus;
 import io.warmgate.operator.model.KeySpaceRole;
 import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.WarmupSpec;
@@ -149,7 +151,7 @@ public final class RolloutGate {
       try {
         String hotSet = observed.hotSet() == null ? null : observed.hotSet().describe();
         if (WarmJobs.open(valkey.sync(), keys, open.schemaHash(), open.target(), open.rate(),
-            hotSet, view.currentPodHash(), now)) {
+            hotSet, view.currentPodHash(), now, ceiling(warmup, observed.forecast()))) {
           log.info("Opened the warm job of schema hash {} for Rollout {} ({} ids at {}/s; {})",
               open.schemaHash(), view.id(), open.target(), open.rate(), hotSet);
         }
@@ -307,7 +309,90 @@ public final class RolloutGate {
         hitRatio = stats.hitRatio(schema, warmup.hitRatioWindow(), now);
       }
     }
-    return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job, hotSet);
+    OriginForecast.Forecast forecast = null;
+    if (view.canaryInProgress() && !view.abort() && canary.size() == 1
+        && !canary.equals(stable)) {
+      String schema = canary.iterator().next();
+      NamespaceStats stats = new NamespaceStats(valkey, keys, READ_TIMEOUT);
+      HotSetForecast.Cut cut = hotSet != null ? hotSet
+          : stats.hotSet(warmup.hotSetSize(), l2Ttl, now);
+      boolean preloading = job != null
+          || !held && WarmJobs.read(valkey.sync(), keys, schema) != null;
+      forecast = forecast(stats, agents, view, schema, preloading, cut, l2Ttl, now);
+      if (held && job != null) {
+        WarmJobs.ceiling(valkey.sync(), keys, schema, ceiling(warmup, forecast));
+      }
+    }
+    return new GateInputs.Observed(true, null, canary, stable, coverage, hitRatio, job, hotSet,
+        forecast);
+  }
+
+  /**
+   * Ids per second {@code warmup.originBudget} leaves for a preload: budget minus the forecast's
+   * steady origin rate, at most {@code preloadRate}, 0 while the forecast is unknown (the preload
+   * waits rather than guess); null without a budget.
+   */
+  static Double ceiling(GateInputs.Warmup warmup, OriginForecast.Forecast forecast) {
+    if (warmup.originBudget() == null) {
+      return null;
+    }
+    if (forecast == null || !forecast.known()) {
+      return 0.0;
+    }
+    return Math.max(0, Math.min(warmup.preloadRate(),
+        warmup.originBudget() - forecast.steady()));
+  }
+
+  /**
+   * The origin load releasing canary namespace {@code schema} now would add
+   * ({@link OriginForecast}), from the hot set {@code cut}, the canary's key space and every
+   * live key space's traffic over the last minute. The steady origin rate is that of the other
+   * key spaces, plus the canary's own when it has no warm job ({@code preloading}): a preload's
+   * reads are counted in its key space and are not part of what stays after the release.
+   *
+   * @throws io.lettuce.core.RedisException if Valkey cannot be read in time
+   */
+  static OriginForecast.Forecast forecast(NamespaceStats stats, List<Agent> agents,
+      RolloutView view, String schema, boolean preloading, HotSetForecast.Cut cut,
+      Duration l2Ttl, Instant now) {
+    if (cut.rates().isEmpty() && cut.size() > 0) {
+      return OriginForecast.Forecast.unknown("the hot set has no request rates ("
+          + cut.noForecast() + ")");
+    }
+    NamespaceStats.Traffic all = NamespaceStats.Traffic.NONE;
+    NamespaceStats.Traffic stableTraffic = NamespaceStats.Traffic.NONE;
+    NamespaceStats.Traffic canaryTraffic = NamespaceStats.Traffic.NONE;
+    double steady = 0;
+    for (String ns : agents.stream().map(Agent::schemaHash).collect(Collectors.toSet())) {
+      NamespaceStats.Traffic t = stats.traffic(ns, now);
+      all = all.plus(t);
+      if (ns.equals(schema)) {
+        canaryTraffic = t;
+        steady += preloading ? 0 : t.originLoads();
+      } else {
+        steady += t.originLoads();
+        boolean stableRole = agents.stream().anyMatch(a -> a.schemaHash().equals(ns)
+            && a.podTemplateHash().equals(view.stableRs()));
+        if (stableRole) {
+          stableTraffic = stableTraffic.plus(t);
+        }
+      }
+    }
+    double share;
+    if (stableTraffic.requests() + canaryTraffic.requests() > 0) {
+      share = stableTraffic.requests() / (stableTraffic.requests() + canaryTraffic.requests());
+    } else {
+      long stablePods = agents.stream()
+          .filter(a -> a.podTemplateHash().equals(view.stableRs())).count();
+      long canaryPods = agents.stream()
+          .filter(a -> a.podTemplateHash().equals(view.currentPodHash())).count();
+      share = stablePods + canaryPods == 0 ? 1 : (double) stablePods / (stablePods + canaryPods);
+    }
+    Double hitRatio = stableTraffic.requests() > 0
+        ? stableTraffic.hits() / stableTraffic.requests() : null;
+    List<OriginForecast.Probe> probes = stats.probes(schema, cut.ids(), cut.rates());
+    return OriginForecast.of(new OriginForecast.Inputs(probes, all.requests(), hitRatio, steady,
+        share, l2Ttl));
   }
 
   private List<KeySpaceStatus> keySpaces(ValkeyCommands valkey,
@@ -375,6 +460,7 @@ public final class RolloutGate {
     if (observed.coverage() != null) {
       gate.setCoverage(observed.coverage().percent());
     }
+    gate.setForecast(forecastStatus(observed, warmup, now));
     view.canaryPauseStart().ifPresent(start -> gate.setStartedAt(timestamp(start)));
     if ((decision instanceof Decision.Release || decision instanceof Decision.Abort) && !repeat) {
       gate.setReleasedAt(timestamp(now));
@@ -385,6 +471,43 @@ public final class RolloutGate {
       gate.setMessage(same.getMessage());
     }
     return gate;
+  }
+
+  /**
+   * {@code status.gate.forecast} from what was observed; null when nothing was forecast (no canary
+   * with a schema hash of its own, Valkey unreadable).
+   */
+  static ForecastStatus forecastStatus(GateInputs.Observed observed, GateInputs.Warmup warmup,
+      Instant now) {
+    OriginForecast.Forecast f = observed.forecast();
+    if (f == null) {
+      return null;
+    }
+    ForecastStatus status = new ForecastStatus();
+    status.setBudget(warmup.originBudget());
+    status.setMeasuredAt(timestamp(now));
+    status.setMessage(f.describe());
+    if (observed.warmJob() != null && observed.warmJob().rate() != null) {
+      status.setPreloadRate(round(observed.warmJob().rate()));
+    }
+    if (!f.known()) {
+      return status;
+    }
+    status.setOriginRate(round(f.steady()));
+    status.setPeak(round(f.peak()));
+    status.setFirstSeconds(round(f.firstSeconds()));
+    status.setTail(round(f.tail()));
+    status.setWarmAfterSeconds(f.warmAfter().toSeconds());
+    status.setExtraReads(Math.round(f.extraReads()));
+    status.setReleasedShare(Math.round(f.releasedShare() * 1000) / 10.0);
+    status.setDominantIds(f.dominant().stream()
+        .map(h -> new HotIdStatus(h.id(), round(h.rate()))).collect(Collectors.toList()));
+    return status;
+  }
+
+  /** To one decimal. */
+  private static double round(double value) {
+    return Math.round(value * 10) / 10.0;
   }
 
   /**
@@ -409,7 +532,8 @@ public final class RolloutGate {
       return new ConditionValue(Condition.TRUE, reason, revision + message);
     }
     if (GateReasons.TIMED_OUT.equals(reason) || GateReasons.WARMING.equals(reason)
-        || GateReasons.HOT_SET_EMPTY.equals(reason)) {
+        || GateReasons.HOT_SET_EMPTY.equals(reason) || GateReasons.CANNOT_WARM.equals(reason)
+        || GateReasons.FORECAST_UNKNOWN.equals(reason)) {
       return new ConditionValue(Condition.FALSE, reason, revision + message);
     }
     boolean kept = decision instanceof Decision.Pass
@@ -465,7 +589,7 @@ public final class RolloutGate {
 
   private static GateInputs.Observed withJob(GateInputs.Observed o, WarmJob job) {
     return new GateInputs.Observed(o.reachable(), o.problem(), o.canarySchemas(),
-        o.stableSchemas(), o.coverage(), o.hitRatio(), job, o.hotSet());
+        o.stableSchemas(), o.coverage(), o.hitRatio(), job, o.hotSet(), o.forecast());
   }
 
   private static void copy(GateStatus from, GateStatus to) {

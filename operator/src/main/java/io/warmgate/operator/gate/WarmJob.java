@@ -12,9 +12,17 @@ package io.warmgate.operator.gate;
  *     2,345 of 10,000 tracked ids expected to be read within l2Ttl 4m}), or null
  * @param revision the canary pod-template hash the job was opened for, or null (a job opened by
  *     an operator that did not record it)
+ * @param rate ids per second the preloading agent loads at now ({@code rateInUse}: its adaptive
+ *     rate under {@code warmup.originBudget}), or null when it reports none
  */
 public record WarmJob(String state, long target, long filled, long errors, String message,
-    String hotSet, String revision) {
+    String hotSet, String revision, Double rate) {
+
+  /** A job whose agent reports no rate in use. */
+  public WarmJob(String state, long target, long filled, long errors, String message,
+      String hotSet, String revision) {
+    this(state, target, filled, errors, message, hotSet, revision, null);
+  }
 
   /** A job as an operator that records no revision reads it. */
   public WarmJob(String state, long target, long filled, long errors, String message,

@@ -31,7 +31,7 @@ final class WarmJobs {
   static final Duration KEEP_WARM = Duration.ofMinutes(2);
 
   // KEYS: job, ids, hot. ARGV: target, rate, batchSize, now (epoch ms), expiry (ms), hot-set
-  // description, revision (canary pod-template hash).
+  // description, revision (canary pod-template hash), keep-warm (ms), ceiling ('' = none).
   private static final String OPEN = """
       if redis.call('EXISTS', KEYS[1]) == 1 then
         return 0
@@ -49,6 +49,9 @@ final class WarmJobs {
         'createdAt', ARGV[4], 'updatedAt', ARGV[4],
         'message', 'opened by the warmgate operator', 'hotSet', ARGV[6], 'revision', ARGV[7],
         'keepWarmUntil', tonumber(ARGV[4]) + tonumber(ARGV[8]))
+      if ARGV[9] ~= '' then
+        redis.call('HSET', KEYS[1], 'ceiling', ARGV[9])
+      end
       redis.call('PEXPIRE', KEYS[1], ARGV[5])
       if #ids > 0 then
         redis.call('PEXPIRE', KEYS[2], ARGV[5])
@@ -62,6 +65,19 @@ final class WarmJobs {
         return 0
       end
       redis.call('HSET', KEYS[1], 'keepWarmUntil', ARGV[1])
+      return 1
+      """;
+
+  // KEYS: job. ARGV: ceiling ('' = remove). Only an existing job: never creates a bare hash.
+  private static final String CEILING_SCRIPT = """
+      if redis.call('EXISTS', KEYS[1]) == 0 then
+        return 0
+      end
+      if ARGV[1] == '' then
+        redis.call('HDEL', KEYS[1], 'ceiling')
+      else
+        redis.call('HSET', KEYS[1], 'ceiling', ARGV[1])
+      end
       return 1
       """;
 
@@ -80,7 +96,7 @@ final class WarmJobs {
     }
     return new WarmJob(job.getOrDefault("state", "Open"), number(job.get("target")),
         number(job.get("filled")), number(job.get("errors")), job.get("message"),
-        job.get("hotSet"), job.get("revision"));
+        job.get("hotSet"), job.get("revision"), rate(job.get("rateInUse")));
   }
 
   /**
@@ -89,18 +105,42 @@ final class WarmJobs {
    *
    * @param hotSet how {@code target} was chosen, kept in the job's {@code hotSet} field for the
    *     gate's messages
+   * @param ceiling ids per second the origin budget leaves for the preload (the job's
+   *     {@code ceiling}, under which the agent adapts its rate), or null without a budget
    * @return whether this call created it
    * @throws io.lettuce.core.RedisException if Valkey cannot be written
    */
   static boolean open(RedisClusterCommands<String, String> valkey, ControlKeys keys, String schemaHash,
-      int target, int rate, String hotSet, String revision, Instant now) {
+      int target, int rate, String hotSet, String revision, Instant now, Double ceiling) {
     Long created = valkey.eval(OPEN, ScriptOutputType.INTEGER,
         new String[] {keys.warmJob(schemaHash), keys.warmIds(schemaHash), keys.hot()},
         String.valueOf(target), String.valueOf(rate),
         String.valueOf(Math.min(MAX_BATCH_SIZE, rate)), String.valueOf(now.toEpochMilli()),
         String.valueOf(EXPIRY.toMillis()), hotSet == null ? "" : hotSet,
-        revision == null ? "" : revision, String.valueOf(KEEP_WARM.toMillis()));
+        revision == null ? "" : revision, String.valueOf(KEEP_WARM.toMillis()),
+        ceilingText(ceiling));
     return created != null && created == 1L;
+  }
+
+  /** {@link #open(RedisClusterCommands, ControlKeys, String, int, int, String, String, Instant,
+   * Double) open} without an origin budget. */
+  static boolean open(RedisClusterCommands<String, String> valkey, ControlKeys keys,
+      String schemaHash, int target, int rate, String hotSet, String revision, Instant now) {
+    return open(valkey, keys, schemaHash, target, rate, hotSet, revision, now, null);
+  }
+
+  /**
+   * Sets the job's {@code ceiling} (removes it when null), if the job exists: the gate calls it at
+   * every pass while it holds a canary whose job is open, as the steady rate moves.
+   */
+  static void ceiling(RedisClusterCommands<String, String> valkey, ControlKeys keys,
+      String schemaHash, Double ceiling) {
+    valkey.eval(CEILING_SCRIPT, ScriptOutputType.INTEGER,
+        new String[] {keys.warmJob(schemaHash)}, ceilingText(ceiling));
+  }
+
+  private static String ceilingText(Double ceiling) {
+    return ceiling == null ? "" : String.format(java.util.Locale.ROOT, "%.1f", ceiling);
   }
 
   /**
@@ -130,6 +170,19 @@ final class WarmJobs {
       String schemaHash, Instant now) {
     valkey.eval(KEEP_WARM_SCRIPT, ScriptOutputType.INTEGER, new String[] {keys.warmJob(schemaHash)},
         String.valueOf(now.toEpochMilli()));
+  }
+
+  /** A non-negative finite decimal rate, or null when absent or malformed. */
+  static Double rate(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      double rate = Double.parseDouble(value);
+      return Double.isFinite(rate) && rate >= 0 ? rate : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   /** A counter read from Valkey: absent, negative or malformed (an agent's bug) reads as 0. */

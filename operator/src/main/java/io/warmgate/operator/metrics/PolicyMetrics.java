@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Tags;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.ForecastStatus;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.KeySpaceStatus;
@@ -37,6 +38,14 @@ import java.util.stream.Stream;
  *       it holds nothing;
  *   <li>{@code warmgate_gate_coverage_ratio} and {@code warmgate_gate_coverage_target_ratio}: the
  *       canary's coverage of its hot set and the coverage it needs (0–1), while known;
+ *   <li>{@code warmgate_gate_forecast_peak_reads_per_second} and
+ *       {@code warmgate_gate_forecast_origin_reads_per_second}: the origin reads per second a
+ *       release now would add at its peak, and the steady origin rate it comes on top of
+ *       ({@code status.gate.forecast}), while forecast;
+ *   <li>{@code warmgate_gate_origin_budget_reads_per_second}: {@code warmup.originBudget}, while
+ *       forecast with a budget set;
+ *   <li>{@code warmgate_gate_preload_rate_ids_per_second}: the rate the preloading agent loads at
+ *       now, while it reports one;
  *   <li>{@code warmgate_policy_condition{condition,status,reason}}: 1 per condition of the status;
  *   <li>{@code warmgate_policy_agents{role}}: agents registered in Valkey for the Stable and Canary
  *       schema hashes ({@code role="None"} for hashes of neither), as the status last recorded;
@@ -62,6 +71,10 @@ public final class PolicyMetrics {
   private final MultiGauge held;
   private final MultiGauge coverage;
   private final MultiGauge coverageTarget;
+  private final MultiGauge forecastPeak;
+  private final MultiGauge forecastOrigin;
+  private final MultiGauge budget;
+  private final MultiGauge preloadRate;
   private final MultiGauge condition;
   private final MultiGauge agents;
   private final MultiGauge ready;
@@ -87,6 +100,21 @@ public final class PolicyMetrics {
     coverageTarget = MultiGauge.builder("warmgate.gate.coverage.target").baseUnit("ratio")
         .description("Share (0-1) of the hot set the canary needs (warmup.minCoverage)")
         .register(registry);
+    forecastPeak = MultiGauge.builder("warmgate.gate.forecast.peak")
+        .baseUnit("reads.per.second")
+        .description("Origin reads per second a release of the canary now would add at its "
+            + "peak (forecast)")
+        .register(registry);
+    forecastOrigin = MultiGauge.builder("warmgate.gate.forecast.origin")
+        .baseUnit("reads.per.second")
+        .description("Steady origin reads per second the forecast peak comes on top of")
+        .register(registry);
+    budget = MultiGauge.builder("warmgate.gate.origin.budget").baseUnit("reads.per.second")
+        .description("warmup.originBudget: origin reads per second the gate releases under")
+        .register(registry);
+    preloadRate = MultiGauge.builder("warmgate.gate.preload.rate").baseUnit("ids.per.second")
+        .description("Ids per second the preloading agent loads at now")
+        .register(registry);
     condition = MultiGauge.builder("warmgate.policy.condition")
         .description("1 for each status condition of a CachePolicy, labelled with its status "
             + "and reason")
@@ -108,6 +136,10 @@ public final class PolicyMetrics {
     List<MultiGauge.Row<?>> coverages = new ArrayList<>();
     List<MultiGauge.Row<?>> coverageTargets = new ArrayList<>();
     List<MultiGauge.Row<?>> conditions = new ArrayList<>();
+    List<MultiGauge.Row<?>> peaks = new ArrayList<>();
+    List<MultiGauge.Row<?>> origins = new ArrayList<>();
+    List<MultiGauge.Row<?>> budgets = new ArrayList<>();
+    List<MultiGauge.Row<?>> preloadRates = new ArrayList<>();
     List<MultiGauge.Row<?>> agentRows = new ArrayList<>();
     List<MultiGauge.Row<?>> readyRows = new ArrayList<>();
     policies.get().forEach(policy -> {
@@ -142,6 +174,21 @@ public final class PolicyMetrics {
       if (gate.getTarget() != null) {
         coverageTargets.add(MultiGauge.Row.of(tags, gate.getTarget() / 100.0));
       }
+      ForecastStatus forecast = gate.getForecast();
+      if (forecast != null) {
+        if (forecast.getPeak() != null) {
+          peaks.add(MultiGauge.Row.of(tags, forecast.getPeak()));
+        }
+        if (forecast.getOriginRate() != null) {
+          origins.add(MultiGauge.Row.of(tags, forecast.getOriginRate()));
+        }
+        if (forecast.getBudget() != null) {
+          budgets.add(MultiGauge.Row.of(tags, forecast.getBudget()));
+        }
+        if (forecast.getPreloadRate() != null) {
+          preloadRates.add(MultiGauge.Row.of(tags, forecast.getPreloadRate()));
+        }
+      }
       int stable = 0;
       int canary = 0;
       int none = 0;
@@ -164,6 +211,10 @@ public final class PolicyMetrics {
     held.register(helds, true);
     coverage.register(coverages, true);
     coverageTarget.register(coverageTargets, true);
+    forecastPeak.register(peaks, true);
+    forecastOrigin.register(origins, true);
+    budget.register(budgets, true);
+    preloadRate.register(preloadRates, true);
     condition.register(conditions, true);
     agents.register(agentRows, true);
     ready.register(readyRows, true);

@@ -34,6 +34,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Coverage", type = AdditionalPrinterColumn.Type.NUMBER,
     jsonPath = ".status.gate.coverage",
     getDescription = "Percentage of the hot set present in the canary's L2 key space.")
+@AdditionalPrinterColumn(name = "Peak", type = AdditionalPrinterColumn.Type.NUMBER,
+    jsonPath = ".status.gate.forecast.peak",
+    getDescription = "Origin reads per second a release of the canary now would add at its "
+        + "peak (forecast).")
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE,
     jsonPath = ".metadata.creationTimestamp",
     getDescription = "Time since the policy was created.")

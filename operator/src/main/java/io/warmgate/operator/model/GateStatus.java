@@ -43,6 +43,18 @@ public class GateStatus {
   @JsonPropertyDescription("Human-readable detail of the phase.")
   private String message;
 
+  @JsonPropertyDescription("The origin load a release of this canary now would add, while a "
+      + "canary with a new schema hash is in progress.")
+  private ForecastStatus forecast;
+
+  public ForecastStatus getForecast() {
+    return forecast;
+  }
+
+  public void setForecast(ForecastStatus forecast) {
+    this.forecast = forecast;
+  }
+
   public String getCanaryPodHash() {
     return canaryPodHash;
   }

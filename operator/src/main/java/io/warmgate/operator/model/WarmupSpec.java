@@ -87,6 +87,16 @@ public class WarmupSpec {
       + "equals the stable one, since it reads the same warm namespace. Defaults to true.")
   private Boolean skipWhenSchemaUnchanged = Boolean.TRUE;
 
+  @Min(1)
+  @JsonPropertyDescription("Optional warm criterion in the origin's terms: origin reads per "
+      + "second the origin can take. The gate releases only when the current steady origin rate "
+      + "plus the forecast peak of releasing now fits under it (status.gate.forecast), together "
+      + "with minCoverage (set minCoverage: 0 to release by the budget alone). With Preload, the "
+      + "preload's rate adapts under budget minus the steady rate (at most preloadRate) and backs "
+      + "off when the origin slows down or errs. A budget below the steady rate can never be met "
+      + "(reason CannotWarm).")
+  private Integer originBudget;
+
   @Min(0)
   @Max(999)
   @JsonPropertyDescription("Index (0-based) of the Rollout's canary step at which the gate holds "
@@ -125,6 +135,14 @@ public class WarmupSpec {
 
   public void setMinCoverage(Integer minCoverage) {
     this.minCoverage = minCoverage;
+  }
+
+  public Integer getOriginBudget() {
+    return originBudget;
+  }
+
+  public void setOriginBudget(Integer originBudget) {
+    this.originBudget = originBudget;
   }
 
   public Integer getMinHitRatio() {

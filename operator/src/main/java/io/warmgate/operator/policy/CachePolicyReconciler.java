@@ -191,10 +191,15 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
 
     Optional<CachePolicy> cacheOwner = olderPolicySharingCache(policy, context);
     Check ready = evaluate(policy, status, generation, transitions, cacheOwner);
-    set(transitions, status, generation, Conditions.READY, ready.ok(), ready.reason(),
-        ready.message());
     // The gate still runs: a Rollout paused at its gate step has no one else to release it.
     boolean gateActive = runGate(policy, status, generation, context, transitions);
+    // A budget below the steady origin rate is found on live figures, by the gate.
+    Optional<Condition> warmed = Conditions.find(status, Conditions.WARMED);
+    if (ready.ok() && warmed.map(c -> Reasons.CANNOT_WARM.equals(c.getReason())).orElse(false)) {
+      ready = Check.failed(Reasons.CANNOT_WARM, warmed.get().getMessage());
+    }
+    set(transitions, status, generation, Conditions.READY, ready.ok(), ready.reason(),
+        ready.message());
     followChanges(policy, status, generation, transitions);
     status.setObservedGeneration(generation);
     keepFinalizer(policy, context, Conditions.isTrue(status, Conditions.ROLLOUT_HELD));

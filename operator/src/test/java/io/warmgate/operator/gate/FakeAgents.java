@@ -70,6 +70,52 @@ public final class FakeAgents {
     return ids;
   }
 
+  /** Half-life of the hot-set scores {@link #hotSetAt} writes, the agents' default. */
+  static final Duration HALF_LIFE = Duration.ofMinutes(10);
+
+  /**
+   * Makes ids {@code id-0} .. {@code id-(n-1)} the hot set with the scores, landmark and meta of
+   * agents that recorded every lookup (sample period 1) of id {@code i} at {@code perSecond[i]}
+   * lookups a second for the last hour: the forward-decayed counts of docs/valkey-layout.md.
+   */
+  public List<String> hotSetAt(double... perSecond) {
+    long now = Instant.now().toEpochMilli();
+    long since = now - Duration.ofHours(1).toMillis();
+    double h = HALF_LIFE.toMillis();
+    // Landmark = since: a lookup at t adds 2^((t − since) / h).
+    double exposure = h / Math.log(2) * (Math.pow(2, (now - since) / h) - 1);
+    List<String> ids = IntStream.range(0, perSecond.length).mapToObj(i -> "id-" + i).toList();
+    run(r -> {
+      for (int i = 0; i < perSecond.length; i++) {
+        r.zadd(keys.hot(), perSecond[i] / 1000 * exposure, ids.get(i));
+      }
+      r.set(keys.hotLandmark(), Long.toString(since));
+      r.hset(keys.hotMeta(), Map.of("since", Long.toString(since),
+          "halfLifeMs", Long.toString(HALF_LIFE.toMillis()), "samplePeriod", "1"));
+      return null;
+    });
+    return ids;
+  }
+
+  /**
+   * Fills the 10-second stats buckets of {@code schemaHash} of the last two minutes with
+   * {@code requests} lookups a second, {@code hitRatio} of them hits, and {@code originLoads}
+   * origin reads a second: the steady traffic the forecast reads.
+   */
+  public void traffic(String schemaHash, double requests, double hitRatio, double originLoads) {
+    long current = Instant.now().getEpochSecond() / 10 * 10;
+    run(r -> {
+      for (long bucket = current - 120; bucket <= current + 20; bucket += 10) {
+        String key = keys.statsBucket(schemaHash, bucket);
+        long hits = Math.round(requests * hitRatio * 10);
+        r.hset(key, Map.of("l1Hits", Long.toString(hits), "l2Hits", "0",
+            "misses", Long.toString(Math.round(requests * 10) - hits),
+            "originLoads", Long.toString(Math.round(originLoads * 10))));
+      }
+      return null;
+    });
+  }
+
   /** Writes the value keys of {@code ids} into namespace {@code schemaHash}. */
   public void writeValues(String schemaHash, List<String> ids) {
     run(r -> {

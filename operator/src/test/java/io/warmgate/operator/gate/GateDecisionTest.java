@@ -648,4 +648,128 @@ class GateDecisionTest {
     assertThat(GateDecision.seconds(Duration.ofSeconds(605))).isEqualTo("10m 5s");
     assertThat(GateDecision.seconds(Duration.ofMinutes(10))).isEqualTo("10m");
   }
+
+  // warmup.originBudget: steady origin rate + forecast peak must fit under it.
+
+  static OriginForecast.Forecast forecast(double steady, double peak, double tail) {
+    return new OriginForecast.Forecast(steady, peak / 2, peak, tail, Duration.ofSeconds(40),
+        peak * 10, 0.75, List.of(new OriginForecast.HotId("id-7", 12)), null);
+  }
+
+  static GateInputs.Observed budgeted(Coverage coverage, OriginForecast.Forecast forecast) {
+    return new GateInputs.Observed(true, null, Set.of("bbb"), Set.of("aaa"), coverage, null, null,
+        null, forecast);
+  }
+
+  static WarmupSpec budget(int budget, int minCoverage) {
+    WarmupSpec spec = spec();
+    spec.setOriginBudget(budget);
+    spec.setMinCoverage(minCoverage);
+    return spec;
+  }
+
+  @Test
+  void budgetAloneReleasesOnceSteadyPlusPeakFitsUnderIt() {
+    Decision d = decide(held(), budget(200, 0), null,
+        budgeted(new Coverage(10, 100), forecast(50, 100, 5)), Duration.ofSeconds(20));
+    assertThat(d).isInstanceOf(Decision.Release.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Promoted);
+    assertThat(d.reason()).isEqualTo("WithinOriginBudget");
+    assertThat(d.message()).isEqualTo("released after 20 s: coverage 10.0% (10/100 keys) of 0% "
+        + "needed, origin 50 now + 100 peak = 150 of 200 reads/s budget");
+  }
+
+  @Test
+  void aReleaseExactlyAtTheBudgetFits() {
+    assertThat(decide(held(), budget(150, 0), null,
+        budgeted(new Coverage(0, 100), forecast(50, 100, 0)), Duration.ZERO))
+        .isInstanceOf(Decision.Release.class);
+  }
+
+  @Test
+  void aReleaseOverTheBudgetIsHeldWarmingWithTheFigures() {
+    Decision d = decide(held(), budget(120, 0), null,
+        budgeted(new Coverage(10, 100), forecast(50, 100, 5)), Duration.ofSeconds(20));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.Warming);
+    assertThat(d.reason()).isEqualTo("Warming");
+    assertThat(d.message()).isEqualTo("held: warming 10/100 keys (coverage 10.0% of 0% needed, "
+        + "origin 50 now + 100 peak = 150 of 120 reads/s budget)");
+  }
+
+  @Test
+  void budgetWithMinCoverageNeedsBoth() {
+    OriginForecast.Forecast fits = forecast(50, 100, 5);
+    OriginForecast.Forecast over = forecast(50, 400, 5);
+    assertThat(decide(held(), budget(200, 80), null, budgeted(new Coverage(50, 100), fits),
+        Duration.ZERO)).isInstanceOf(Decision.Hold.class);
+    assertThat(decide(held(), budget(200, 80), null, budgeted(new Coverage(90, 100), over),
+        Duration.ZERO)).isInstanceOf(Decision.Hold.class);
+    Decision both = decide(held(), budget(200, 80), null, budgeted(new Coverage(90, 100), fits),
+        Duration.ZERO);
+    assertThat(both).isInstanceOf(Decision.Release.class);
+    assertThat(both.reason()).isEqualTo("WithinOriginBudget");
+  }
+
+  @Test
+  void withoutABudgetTheForecastDoesNotHold() {
+    Decision d = decide(held(), spec(), null,
+        budgeted(new Coverage(90, 100), forecast(50, 1e6, 5)), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.Release.class);
+    assertThat(d.reason()).isEqualTo("CoverageReached");
+  }
+
+  @Test
+  void aBudgetBelowTheSteadyRateCannotWarmNamingBothFigures() {
+    Decision d = decide(held(), budget(2000, 0), null,
+        budgeted(new Coverage(100, 100), forecast(2500, 0, 0)), Duration.ofSeconds(20));
+    assertThat(d).isInstanceOf(Decision.Hold.class);
+    assertThat(d.reason()).isEqualTo("CannotWarm");
+    assertThat(d.message()).isEqualTo("held: warmup.originBudget 2,000 reads/s is below the "
+        + "steady origin rate 2,500 reads/s, so no release can fit under it; raise "
+        + "warmup.originBudget above 2,500 or remove it");
+  }
+
+  @Test
+  void cannotWarmPastMaxWaitAppliesOnTimeout() {
+    WarmupSpec spec = budget(2000, 0);
+    spec.setOnTimeout(TimeoutAction.Promote);
+    Decision d = decide(held(), spec, null,
+        budgeted(new Coverage(100, 100), forecast(2500, 0, 0)), Duration.ofMinutes(10));
+    assertThat(d).isInstanceOf(Decision.Release.class);
+    assertThat(d.phase()).isEqualTo(GatePhase.TimedOut);
+    assertThat(d.message()).startsWith("released by onTimeout Promote: warmup.originBudget 2,000 "
+        + "reads/s is below the steady origin rate 2,500 reads/s");
+  }
+
+  @Test
+  void aBudgetWithoutAForecastHoldsAndSaysWhy() {
+    Decision unknown = decide(held(), budget(200, 0), null, budgeted(new Coverage(100, 100),
+        OriginForecast.Forecast.unknown("the hot set has no request rates (T:hot:meta is "
+            + "missing)")), Duration.ZERO);
+    assertThat(unknown).isInstanceOf(Decision.Hold.class);
+    assertThat(unknown.reason()).isEqualTo("ForecastUnknown");
+    assertThat(unknown.message()).contains("there is none: the hot set has no request rates");
+    Decision none = decide(held(), budget(200, 0), null, budgeted(new Coverage(100, 100), null),
+        Duration.ZERO);
+    assertThat(none.reason()).isEqualTo("ForecastUnknown");
+  }
+
+  @Test
+  void aTailThatAloneExceedsTheBudgetSaysToRaiseHotSetSize() {
+    Decision d = decide(held(), budget(200, 0), null,
+        budgeted(new Coverage(10, 100), forecast(50, 300, 180)), Duration.ZERO);
+    assertThat(d.reason()).isEqualTo("Warming");
+    assertThat(d.message()).endsWith("; ids outside the hot set alone add 180 reads/s, which "
+        + "warming the hot set does not lower: raise warmup.hotSetSize or warmup.originBudget");
+  }
+
+  @Test
+  void aBudgetedPreloadStillOpensItsWarmJob() {
+    WarmupSpec spec = budget(200, 0);
+    spec.setMode(WarmupMode.Preload);
+    Decision d = decide(held(), spec, null,
+        budgeted(new Coverage(0, 100), forecast(50, 300, 5)), Duration.ZERO);
+    assertThat(d).isInstanceOf(Decision.OpenWarmJob.class);
+  }
 }

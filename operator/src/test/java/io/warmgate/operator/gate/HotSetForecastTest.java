@@ -53,6 +53,22 @@ class HotSetForecastTest {
   }
 
   @Test
+  void theCutCarriesEachIdsSteadyLookupRatePerSecond() {
+    Instant since = NOW.minus(H.multipliedBy(3));
+    // 6 and 0.5 lookups per second.
+    double[] rates = {6e-3, 5e-4};
+    HotSetForecast.Cut cut = HotSetForecast.of(KEYS, steady(rates, since, since), null,
+        meta(since), NOW, W);
+    assertThat(cut.rates()).isEmpty(); // no landmark: unforecast, no rates
+    cut = HotSetForecast.of(KEYS, steady(rates, since, since),
+        Long.toString(since.toEpochMilli()), meta(since), NOW, W);
+    // One sample discounted: (C − 1) / E, E = 757.4 s.
+    assertThat(cut.rates()).hasSize(2);
+    assertThat(cut.rates().get(0)).isCloseTo(6 - 1 / 757.4, within(1e-3));
+    assertThat(cut.rates().get(1)).isCloseTo(0.5 - 1 / 757.4, within(1e-3));
+  }
+
+  @Test
   void steadyZipfRatesAreCutWhereTheMeanChanceOfNoReadReachesFivePercent() {
     Instant since = NOW.minus(H.multipliedBy(3));
     // The k-th hottest of 10,000 ids is expected 1,000 / k times in W. Observed for three

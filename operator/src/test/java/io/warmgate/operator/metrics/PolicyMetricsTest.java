@@ -9,6 +9,7 @@ import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.ForecastStatus;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.KeySpaceRole;
@@ -65,6 +66,37 @@ class PolicyMetricsTest {
         .contains("warmgate_policy_agents{namespace=\"shop\",policy=\"deals\",role=\"None\"} 0")
         .contains("warmgate_policy_target_ready_replicas{namespace=\"shop\",policy=\"deals\"} 4");
     assertThat(series(text, "warmgate_gate_phase")).hasSize(GatePhase.values().length);
+  }
+
+  @Test
+  void forecastIsExportedAsOneSeriesPerPolicyAndGoesAwayWithIt() {
+    CachePolicy held = policy("shop", "deals", TargetKind.Rollout, "deal-service");
+    GateStatus gate = new GateStatus();
+    gate.setPhase(GatePhase.Warming);
+    ForecastStatus forecast = new ForecastStatus();
+    forecast.setOriginRate(800.0);
+    forecast.setPeak(1240.5);
+    forecast.setBudget(3000);
+    forecast.setPreloadRate(350.0);
+    gate.setForecast(forecast);
+    held.getStatus().setGate(gate);
+    policies.add(held);
+
+    String text = scrape();
+
+    assertThat(text)
+        .contains("warmgate_gate_forecast_peak_reads_per_second{namespace=\"shop\","
+            + "policy=\"deals\"} 1240.5")
+        .contains("warmgate_gate_forecast_origin_reads_per_second{namespace=\"shop\","
+            + "policy=\"deals\"} 800")
+        .contains("warmgate_gate_origin_budget_reads_per_second{namespace=\"shop\","
+            + "policy=\"deals\"} 3000")
+        .contains("warmgate_gate_preload_rate_ids_per_second{namespace=\"shop\","
+            + "policy=\"deals\"} 350");
+    assertThat(series(text, "warmgate_gate_forecast_peak_reads_per_second")).hasSize(1);
+
+    gate.setForecast(null);
+    assertThat(series(scrape(), "warmgate_gate_forecast_peak_reads_per_second")).isEmpty();
   }
 
   @Test

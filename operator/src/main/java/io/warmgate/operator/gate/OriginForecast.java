@@ -1,0 +1,241 @@
+package io.warmgate.operator.gate;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Predicts the origin read rate that releasing a held canary now would add: over the first
+ * seconds, at its peak, and until the canary's key space is as warm as the stable one.
+ *
+ * <p>The model, and what it assumes:
+ * <ul>
+ *   <li><b>Releasing moves the rest of the traffic at once.</b> The share {@code s} of lookups
+ *       still served by the stable pods ({@link Inputs#releasedShare}) moves to the canary's key
+ *       space the moment the gate releases. Argo replaces pods step by step, so the real peak is
+ *       at most this one: the forecast is an upper bound on that account.
+ *   <li><b>One origin read per cold id and key space.</b> The fill lease makes the fleet read an
+ *       id missing from L2 once, whatever the number of pods asking (the fleet benchmark's
+ *       ≤ 1.02 reads per key). An id {@code i} requested at {@code r_i} lookups/s (its decayed
+ *       count in {@code T:hot}, {@link HotSetForecast}), absent from the canary's key space, is
+ *       first requested after release at time {@code t} with density {@code r_i e^(−r_i t)}
+ *       (Poisson arrivals); the released share's part of that is {@code s r_i e^(−r_i t)}. The
+ *       canary's own share of the traffic already reads those ids today, in the steady rate.
+ *   <li><b>The hot set is probed, not read whole.</b> Each {@link Probe} stands for
+ *       {@code weight} ids: the hottest ids are checked one by one (weight 1), the rest through a
+ *       fixed random sample whose weight scales it to their number, an unbiased estimate of the
+ *       sum over all of them.
+ *   <li><b>The tail is cold and stays cold for a TTL.</b> Lookups of ids outside the probed hot
+ *       set ({@code tail = max(0, requestRate − Σ weight × r_i)}) are of ids each requested rarely;
+ *       the stable key space answers a share {@code h} of them (at most its hit ratio, which is
+ *       used), the new one almost none until it has seen each of them once. They add
+ *       {@code s × tail × h}, constant until {@link Inputs#horizon} (the L2 TTL: by then the old
+ *       key space would have reloaded those ids as well). Preload does not lower this part.
+ *   <li><b>The steady rate stays.</b> The origin keeps serving {@link Inputs#steadyOriginRate}
+ *       (what the key spaces cost now, preload excluded); the forecast is what comes on top.
+ * </ul>
+ * So {@code added(t) = s Σ_missing w_i r_i e^(−r_i t) + s × tail × h} for {@code 0 ≤ t < H}.
+ * It only falls, so its peak is its mean over the first {@link #PEAK_RESOLUTION} (the resolution
+ * an origin's read rate is watched at: a cold id looked up a thousand times a second is one read,
+ * not a thousand reads/s), the first seconds are its mean over {@link #FIRST_SECONDS},
+ * the extra reads its integral over {@code H}, and the key space counts as warm once
+ * {@code added(t)} falls to {@link #WARM_SHARE} of the peak ({@code H} at the latest).
+ *
+ * <p>Pure: no I/O, no clock.
+ */
+public final class OriginForecast {
+
+  /** The span the peak averages over: one second. */
+  public static final Duration PEAK_RESOLUTION = Duration.ofSeconds(1);
+  /** The span "the first seconds after release" averages over. */
+  public static final Duration FIRST_SECONDS = Duration.ofSeconds(10);
+  /** Share of the peak below which the new key space counts as warm as the old one. */
+  public static final double WARM_SHARE = 0.1;
+  /** Most ids named as dominating the forecast. */
+  public static final int DOMINANT_IDS = 5;
+  /** Longest id quoted as dominating the forecast; longer ones are cut. */
+  static final int MAX_ID_CHARS = 64;
+
+  private OriginForecast() {}
+
+  /**
+   * One probed id of the hot set.
+   *
+   * @param id the raw id
+   * @param rate its lookups per second across the fleet, ≥ 0
+   * @param present whether its value key exists in the canary's key space
+   * @param weight how many hot-set ids it stands for (1 when checked one by one), ≥ 1
+   */
+  public record Probe(String id, double rate, boolean present, double weight) {
+    public Probe {
+      Objects.requireNonNull(id, "id");
+      if (!(rate >= 0) || !(weight >= 1) || Double.isInfinite(rate) || Double.isInfinite(weight)) {
+        throw new IllegalArgumentException("probe " + id + ": rate " + rate + " and weight "
+            + weight + " must be finite, rate >= 0 and weight >= 1");
+      }
+    }
+  }
+
+  /**
+   * What the forecast is made from.
+   *
+   * @param probes the probed hot-set ids
+   * @param requestRate lookups per second of the whole fleet (every key space)
+   * @param stableHitRatio share (0-1) of the stable key space's lookups answered by L1 or L2;
+   *     null when unknown, read as 1 (every tail lookup a hit today: the largest forecast)
+   * @param steadyOriginRate origin reads per second now, preload excluded
+   * @param releasedShare share (0-1) of the lookups still served by pods the release replaces
+   * @param horizon how long a cold key space stays colder than the old one: the L2 TTL
+   */
+  public record Inputs(List<Probe> probes, double requestRate, Double stableHitRatio,
+      double steadyOriginRate, double releasedShare, Duration horizon) {
+    public Inputs {
+      probes = List.copyOf(probes);
+      Objects.requireNonNull(horizon, "horizon");
+      if (horizon.isNegative() || horizon.isZero()) {
+        throw new IllegalArgumentException("horizon must be positive: " + horizon);
+      }
+    }
+  }
+
+  /** An id that dominates the forecast, and its lookups per second. */
+  public record HotId(String id, double rate) {}
+
+  /**
+   * A forecast, or why there is none.
+   *
+   * @param steady origin reads per second now, preload excluded
+   * @param firstSeconds added origin reads per second, averaged over {@link #FIRST_SECONDS}
+   * @param peak the largest added origin reads per second, over the first
+   *     {@link #PEAK_RESOLUTION} after the release
+   * @param tail the part of {@code peak} from ids outside the hot set (preload cannot lower it)
+   * @param warmAfter how long after the release the added rate stays above
+   *     {@link #WARM_SHARE} of the peak
+   * @param extraReads origin reads the release adds until the horizon
+   * @param releasedShare share (0-1) of the traffic the release moves
+   * @param dominant the absent ids adding most, hottest first, at most {@link #DOMINANT_IDS}
+   * @param unknown why nothing is forecast, or null when it is
+   */
+  public record Forecast(double steady, double firstSeconds, double peak, double tail,
+      Duration warmAfter, double extraReads, double releasedShare, List<HotId> dominant,
+      String unknown) {
+
+    public Forecast {
+      dominant = List.copyOf(dominant);
+    }
+
+    /** No forecast, because of {@code why}. */
+    public static Forecast unknown(String why) {
+      return new Forecast(0, 0, 0, 0, Duration.ZERO, 0, 0, List.of(), why);
+    }
+
+    /** Whether there is a forecast. */
+    public boolean known() {
+      return unknown == null;
+    }
+
+    /** Steady plus peak: the origin's predicted read rate right after a release now. */
+    public double total() {
+      return steady + peak;
+    }
+
+    /**
+     * Such as {@code releasing now adds ~1,240 reads/s at its peak (~310 over the first 10 s,
+     * 52 from ids outside the hot set) on top of 800 now, warm after 1m 4s, 9,100 extra reads};
+     * the reason when unknown.
+     */
+    public String describe() {
+      if (!known()) {
+        return "no origin forecast: " + unknown;
+      }
+      return String.format(Locale.ROOT, "releasing now adds ~%,.0f reads/s at its peak (~%,.0f "
+          + "over the first %d s, %,.0f from ids outside the hot set) on top of %,.0f now, warm "
+          + "after %s, %,.0f extra reads", peak, firstSeconds, FIRST_SECONDS.toSeconds(), tail,
+          steady, GateDecision.seconds(warmAfter), extraReads);
+    }
+  }
+
+  /** The forecast from {@code in}. */
+  public static Forecast of(Inputs in) {
+    double s = clamp(in.releasedShare());
+    double hit = in.stableHitRatio() == null ? 1 : clamp(in.stableHitRatio());
+    double horizon = in.horizon().toMillis() / 1000.0;
+    double first = FIRST_SECONDS.toSeconds();
+    double probed = 0;
+    double hotPeak = 0;
+    double hotFirst = 0;
+    double hotExtra = 0;
+    List<Probe> missing = new ArrayList<>();
+    for (Probe p : in.probes()) {
+      probed += p.weight() * p.rate();
+      if (p.present() || p.rate() == 0) {
+        continue;
+      }
+      missing.add(p);
+      // ∫0^F r e^(−rt) dt = 1 − e^(−rF): the chance the id is first read within F.
+      hotPeak += p.weight() * -Math.expm1(-p.rate() * PEAK_RESOLUTION.toSeconds());
+      hotFirst += p.weight() * -Math.expm1(-p.rate() * first);
+      hotExtra += p.weight() * -Math.expm1(-p.rate() * horizon);
+    }
+    double tail = s * Math.max(0, in.requestRate() - probed) * hit;
+    double peak = s * hotPeak + tail;
+    double firstSeconds = s * hotFirst / first + tail;
+    double extra = s * hotExtra + tail * horizon;
+    Duration warmAfter = warmAfter(missing, s, tail, peak, horizon);
+    List<HotId> dominant = missing.stream()
+        .sorted(Comparator.comparingDouble(Probe::rate).reversed().thenComparing(Probe::id))
+        .limit(DOMINANT_IDS).map(p -> new HotId(bounded(p.id()), p.rate())).toList();
+    return new Forecast(Math.max(0, in.steadyOriginRate()), firstSeconds, peak, tail, warmAfter,
+        extra, s, dominant, null);
+  }
+
+  /**
+   * The first time the added rate is at most {@link #WARM_SHARE} of {@code peak}: the hot part
+   * decreases with time, so a bisection finds it; {@code horizon} when the tail alone exceeds
+   * that share.
+   */
+  private static Duration warmAfter(List<Probe> missing, double s, double tail, double peak,
+      double horizon) {
+    double bar = WARM_SHARE * peak;
+    if (peak == 0) {
+      return Duration.ZERO;
+    }
+    if (tail > bar) {
+      return Duration.ofMillis(Math.round(horizon * 1000));
+    }
+    double lo = 0;
+    double hi = horizon;
+    if (hot(missing, s, hi) + tail > bar) {
+      return Duration.ofMillis(Math.round(horizon * 1000));
+    }
+    for (int i = 0; i < 60 && hi - lo > 0.01; i++) {
+      double mid = (lo + hi) / 2;
+      if (hot(missing, s, mid) + tail > bar) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return Duration.ofMillis(Math.round(hi * 1000));
+  }
+
+  /** The hot part of the added rate at {@code t} seconds after the release. */
+  private static double hot(List<Probe> missing, double s, double t) {
+    double sum = 0;
+    for (Probe p : missing) {
+      sum += p.weight() * p.rate() * Math.exp(-p.rate() * t);
+    }
+    return s * sum;
+  }
+
+  private static double clamp(double share) {
+    return Double.isNaN(share) ? 1 : Math.max(0, Math.min(1, share));
+  }
+
+  private static String bounded(String id) {
+    return id.length() <= MAX_ID_CHARS ? id : id.substring(0, MAX_ID_CHARS) + "...";
+  }
+}

@@ -1,0 +1,203 @@
+package io.warmgate.operator.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.warmgate.operator.WarmgateOperator;
+import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.ForecastStatus;
+import io.warmgate.operator.model.GatePhase;
+import io.warmgate.operator.model.HotIdStatus;
+import io.warmgate.operator.status.Conditions;
+import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.operator.testing.Policies;
+import io.warmgate.testing.RedisExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The origin forecast in status and {@code warmup.originBudget} against a real API server and a
+ * real Redis; the test plays Argo (the Rollout's status) and the agents (registry, hot set with
+ * its meta, stats buckets, value keys).
+ *
+ * <p>The fleet: stable pods serve 300 lookups/s (90 % hits, 40 origin reads/s), the canary 100
+ * (10 origin reads/s); the hot set is 100 ids at 2 lookups/s each. A release moves 75 % of the
+ * traffic: a fully cold canary adds 0.75 × 100 × (1 − e^−2) = 64.85 reads/s for the hot set and
+ * 0.75 × (400 − 200) × 0.9 = 135 for the ids outside it, about 199.85 on top of 50.
+ */
+class OriginBudgetIT {
+
+  static final double HOT_PEAK_PER_ID = 0.75 * (1 - Math.exp(-2));
+  static final double TAIL = 135;
+
+  @RegisterExtension
+  static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  static WarmgateOperator operator;
+  static Policies policies;
+  static KubernetesClient client;
+
+  String ns;
+  FakeAgents agents;
+  FakeArgo argo;
+  GatePolicy policy;
+  List<String> hot;
+
+  @BeforeAll
+  static void startOperator() {
+    api.applyCrd(ApiServer.cachePolicyCrd());
+    api.applyCrd(ApiServer.rolloutCrd());
+    client = api.client();
+    policies = new Policies(client);
+    operator = Policies.startOperator(client);
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    if (operator != null) {
+      operator.close();
+    }
+  }
+
+  @BeforeEach
+  void fleet() {
+    ns = api.newNamespace("budget");
+    agents = new FakeAgents(redis.uri(), ns, ns);
+    argo = new FakeArgo(client, ns, "app");
+    policy = new GatePolicy(client, ns, redis.host() + ":" + redis.port());
+    policies.rollout(ns, "app");
+    argo.holdAtGate(Instant.now());
+    for (int i = 1; i <= 3; i++) {
+      agents.register("app-stable-" + i, FakeArgo.STABLE, "aaa111");
+    }
+    agents.register("app-canary-1", FakeArgo.CANARY, "bbb222");
+    double[] rates = new double[100];
+    Arrays.fill(rates, 2.0);
+    hot = agents.hotSetAt(rates);
+    agents.traffic("aaa111", 300, 0.9, 40);
+    agents.traffic("bbb222", 100, 0.5, 10);
+  }
+
+  @Test
+  void aHeldCanarysForecastIsInStatusWithTheIdsThatDominateIt() {
+    policy.create(w -> { });
+
+    ForecastStatus cold = awaitForecast(peak -> peak > 190);
+    assertThat(cold.getOriginRate()).isEqualTo(50.0);
+    assertThat(cold.getReleasedShare()).isEqualTo(75.0);
+    assertThat(cold.getTail()).isCloseTo(TAIL, within(0.5));
+    assertThat(cold.getPeak()).isCloseTo(100 * HOT_PEAK_PER_ID + TAIL, within(1.0));
+    assertThat(cold.getWarmAfterSeconds()).isEqualTo(240); // the tail keeps it colder for l2Ttl
+    assertThat(cold.getBudget()).isNull();
+    assertThat(cold.getDominantIds()).hasSize(5)
+        .allSatisfy(id -> assertThat(id.getReadsPerSecond()).isCloseTo(2.0, within(0.01)))
+        .extracting(HotIdStatus::getId).allSatisfy(id -> assertThat(hot).contains(id));
+    assertThat(cold.getMessage()).startsWith("releasing now adds ~200 reads/s at its peak");
+
+    agents.writeValues("bbb222", hot.subList(0, 50));
+    ForecastStatus half = awaitForecast(peak -> peak < 180);
+    assertThat(half.getPeak()).isCloseTo(50 * HOT_PEAK_PER_ID + TAIL, within(1.0));
+    assertThat(half.getDominantIds()).extracting(HotIdStatus::getId)
+        .allSatisfy(id -> assertThat(hot.subList(50, 100)).contains(id));
+  }
+
+  @Test
+  void anOriginBudgetHoldsUntilTheForecastFitsThenReleases() {
+    policy.create(w -> {
+      w.setMinCoverage(0);
+      w.setOriginBudget(200);
+    });
+
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(policy.gate().getMessage())
+        .contains("of 200 reads/s budget").contains("origin 50 now + 200 peak = 250"));
+    assertThat(policy.gate().getForecast().getBudget()).isEqualTo(200);
+    assertStillHeldFor(Duration.ofSeconds(2));
+
+    // Warm: only the ids outside the hot set remain, 50 + 135 = 185 fits under 200.
+    agents.writeValues("bbb222", hot);
+    await().atMost(Policies.WITHIN).pollInterval(Duration.ofMillis(50))
+        .until(() -> argo.status().get("pauseConditions") == null);
+    policy.awaitPhase(GatePhase.Promoted);
+    Condition warmed = policies.awaitCondition(ns, "deals", Conditions.WARMED, "True",
+        "WithinOriginBudget");
+    // 135 and a little more: the rates read from the scores lose one sample each.
+    assertThat(warmed.getMessage()).containsPattern(
+        "origin 50 now \\+ 13[56] peak = 18[56] of 200 reads/s budget");
+  }
+
+  @Test
+  void aBudgetBelowTheSteadyOriginRateCannotWarmAndIsNotReady() {
+    policy.create(w -> {
+      w.setMinCoverage(0);
+      w.setOriginBudget(30);
+    });
+
+    Condition ready = policies.awaitCondition(ns, "deals", Conditions.READY, "False",
+        "CannotWarm");
+    assertThat(ready.getMessage()).contains("warmup.originBudget 30 reads/s is below the steady "
+        + "origin rate 50 reads/s");
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "CannotWarm");
+    policies.awaitCondition(ns, "deals", Conditions.WARMED, "False", "CannotWarm");
+    assertStillHeldFor(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void aBudgetedPreloadGetsTheBudgetLeftAsItsCeilingAndItsRateIsShown() {
+    policy.create(w -> {
+      w.setMode(io.warmgate.operator.model.WarmupMode.Preload);
+      w.setOriginBudget(300);
+      w.setPreloadRate(1000);
+    });
+
+    // With a warm job, the canary's own origin reads are the preload's, not steady: 300 − 40,
+    // the stable key space's, leaves the preload at most 260 ids/s.
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(agents.warmJob("bbb222"))
+        .containsEntry("ceiling", "260.0").containsEntry("rate", "1000"));
+    agents.updateWarmJob("bbb222", java.util.Map.of("state", "Running", "rateInUse", "120.5"));
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(policy.gate().getForecast().getPreloadRate()).isEqualTo(120.5));
+
+    // The steady rate rises to 270: 30 ids/s are left.
+    agents.traffic("aaa111", 300, 0.9, 270);
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(agents.warmJob("bbb222"))
+        .containsEntry("ceiling", "30.0"));
+  }
+
+  @Test
+  void anOriginBudgetBelowOneIsRefusedByTheApiServer() {
+    assertThatThrownBy(() -> policy.create(w -> w.setOriginBudget(0)))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e ->
+            assertThat(e.getMessage()).contains("spec.warmup.originBudget")
+                .contains("should be greater than or equal to 1"));
+  }
+
+  ForecastStatus awaitForecast(java.util.function.DoublePredicate peak) {
+    await().atMost(Policies.WITHIN).untilAsserted(() -> {
+      ForecastStatus f = policy.gate().getForecast();
+      assertThat(f).as("status.gate.forecast").isNotNull();
+      assertThat(f.getPeak()).as("peak (%s)", f.getMessage()).isNotNull()
+          .matches(p -> peak.test(p), "expected peak");
+    });
+    return policy.gate().getForecast();
+  }
+
+  void assertStillHeldFor(Duration duration) {
+    await().during(duration).atMost(duration.plusSeconds(2)).untilAsserted(() ->
+        assertThat(argo.status().get("pauseConditions")).as("pauseConditions").isNotNull());
+  }
+}

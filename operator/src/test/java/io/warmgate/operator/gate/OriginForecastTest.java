@@ -1,0 +1,175 @@
+package io.warmgate.operator.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every row of the origin forecast's model, one behaviour per test. */
+class OriginForecastTest {
+
+  static final Duration TTL = Duration.ofMinutes(4);
+
+  static OriginForecast.Probe cold(String id, double rate) {
+    return new OriginForecast.Probe(id, rate, false, 1);
+  }
+
+  static OriginForecast.Probe warm(String id, double rate) {
+    return new OriginForecast.Probe(id, rate, true, 1);
+  }
+
+  /** The forecast of {@code probes} whose lookups are all the fleet's, share 1, steady 100. */
+  static OriginForecast.Forecast of(List<OriginForecast.Probe> probes) {
+    double requests = probes.stream().mapToDouble(p -> p.rate() * p.weight()).sum();
+    return OriginForecast.of(new OriginForecast.Inputs(probes, requests, 0.9, 100, 1, TTL));
+  }
+
+  @Test
+  void aCanaryHoldingEveryHotIdAddsNothing() {
+    OriginForecast.Forecast f = of(List.of(warm("a", 50), warm("b", 5)));
+    assertThat(f.peak()).isZero();
+    assertThat(f.firstSeconds()).isZero();
+    assertThat(f.extraReads()).isZero();
+    assertThat(f.warmAfter()).isEqualTo(Duration.ZERO);
+    assertThat(f.dominant()).isEmpty();
+    assertThat(f.total()).isEqualTo(100);
+  }
+
+  @Test
+  void aColdIdAddsItsChanceOfAReadInThePeakSecondAndOneReadInAll() {
+    // One id looked up 2 times a second: read once, at its first lookup after the release.
+    OriginForecast.Forecast f = of(List.of(cold("a", 2), warm("b", 30)));
+    assertThat(f.peak()).isCloseTo(1 - Math.exp(-2), within(1e-9));
+    assertThat(f.firstSeconds()).isCloseTo((1 - Math.exp(-20)) / 10, within(1e-9));
+    assertThat(f.extraReads()).isCloseTo(1, within(1e-9));
+    // 2 e^(−2t) = 0.1 × 0.8647 at t = ln(2 / 0.08647) / 2 = 1.571 s.
+    assertThat(f.warmAfter().toMillis()).isCloseTo(1571, within(10L));
+  }
+
+  @Test
+  void aVeryHotColdIdIsOneReadNotItsLookupRate() {
+    OriginForecast.Forecast f = of(List.of(cold("a", 5000)));
+    assertThat(f.peak()).isCloseTo(1, within(1e-9));
+  }
+
+  @Test
+  void theSteadyRateIsCarriedAndTheTotalAddsThePeak() {
+    OriginForecast.Forecast f = of(List.of(cold("a", 40)));
+    assertThat(f.steady()).isEqualTo(100);
+    assertThat(f.total()).isCloseTo(101, within(1e-9));
+  }
+
+  @Test
+  void onlyTheTrafficTheReleaseMovesAddsReads() {
+    List<OriginForecast.Probe> probes = List.of(cold("a", 40), cold("b", 10));
+    OriginForecast.Forecast all = OriginForecast.of(
+        new OriginForecast.Inputs(probes, 50, 1.0, 0, 1, TTL));
+    OriginForecast.Forecast quarter = OriginForecast.of(
+        new OriginForecast.Inputs(probes, 50, 1.0, 0, 0.25, TTL));
+    assertThat(quarter.peak()).isCloseTo(all.peak() / 4, within(1e-9));
+    assertThat(quarter.extraReads()).isCloseTo(all.extraReads() / 4, within(1e-9));
+    assertThat(quarter.releasedShare()).isEqualTo(0.25);
+  }
+
+  @Test
+  void aSampledProbeStandsForItsShareOfTheHotSet() {
+    // 10 sampled ids standing for 100 each: 1,000 cold ids at 0.5/s, as if checked one by one.
+    List<OriginForecast.Probe> sampled = new ArrayList<>();
+    List<OriginForecast.Probe> whole = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      whole.add(cold("id-" + i, 0.5));
+      if (i % 100 == 0) {
+        sampled.add(new OriginForecast.Probe("id-" + i, 0.5, false, 100));
+      }
+    }
+    OriginForecast.Forecast estimate = of(sampled);
+    OriginForecast.Forecast exact = of(whole);
+    assertThat(estimate.peak()).isCloseTo(exact.peak(), within(1e-6))
+        .isCloseTo(1000 * (1 - Math.exp(-0.5)), within(1e-6));
+    assertThat(estimate.firstSeconds()).isCloseTo(exact.firstSeconds(), within(1e-6));
+    assertThat(estimate.extraReads()).isCloseTo(1000, within(1e-3));
+  }
+
+  @Test
+  void theTailAddsItsShareTheStableKeySpaceAnswersForAWholeTtl() {
+    // 100 lookups/s of the hot set (warm), 60 more of other ids, 70% of them answered today.
+    OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
+        List.of(warm("a", 100)), 160, 0.7, 10, 0.5, TTL));
+    assertThat(f.tail()).isCloseTo(0.5 * 60 * 0.7, within(1e-9));
+    assertThat(f.peak()).isCloseTo(f.tail(), within(1e-9));
+    assertThat(f.firstSeconds()).isCloseTo(f.tail(), within(1e-9));
+    assertThat(f.extraReads()).isCloseTo(21 * 240, within(1e-6));
+    assertThat(f.warmAfter()).isEqualTo(TTL);
+  }
+
+  @Test
+  void anUnknownHitRatioCountsEveryTailLookupAsAHitToday() {
+    OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
+        List.of(warm("a", 100)), 160, null, 10, 1, TTL));
+    assertThat(f.tail()).isCloseTo(60, within(1e-9));
+  }
+
+  @Test
+  void fewerLookupsThanTheHotSetCountsMeanNoTail() {
+    OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
+        List.of(cold("a", 100)), 20, 0.9, 0, 1, TTL));
+    assertThat(f.tail()).isZero();
+    assertThat(f.peak()).isCloseTo(1, within(1e-9));
+  }
+
+  @Test
+  void aTailAboveATenthOfThePeakKeepsTheKeySpaceColderForTheWholeTtl() {
+    OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
+        List.of(cold("a", 50)), 60, 1.0, 0, 1, TTL));
+    assertThat(f.tail()).isCloseTo(10, within(1e-9));
+    assertThat(f.warmAfter()).isEqualTo(TTL);
+  }
+
+  @Test
+  void aRareColdIdStaysColdUntilTheHorizon() {
+    // Looked up once in 10 minutes: its added rate stays above a tenth of the peak for the TTL.
+    OriginForecast.Forecast f = of(List.of(cold("rare", 1.0 / 600)));
+    assertThat(f.warmAfter()).isEqualTo(TTL);
+    assertThat(f.extraReads()).isCloseTo(1 - Math.exp(-240.0 / 600), within(1e-9));
+  }
+
+  @Test
+  void theHottestColdIdsDominateAtMostFiveAndLongIdsAreCut() {
+    String longId = "x".repeat(100);
+    OriginForecast.Forecast f = of(List.of(warm("hottest", 900), cold("b", 80), cold(longId, 70),
+        cold("d", 60), cold("e", 50), cold("f", 40), cold("g", 30)));
+    assertThat(f.dominant()).extracting(OriginForecast.HotId::id)
+        .containsExactly("b", "x".repeat(64) + "...", "d", "e", "f");
+    assertThat(f.dominant().get(0).rate()).isEqualTo(80);
+  }
+
+  @Test
+  void itsDescriptionGivesEveryFigure() {
+    OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
+        List.of(cold("a", 1200)), 1300, 0.8, 800, 1, TTL));
+    assertThat(f.describe()).isEqualTo("releasing now adds ~81 reads/s at its peak (~80 "
+        + "over the first 10 s, 80 from ids outside the hot set) on top of 800 now, warm after "
+        + "4m, 19,201 extra reads");
+  }
+
+  @Test
+  void noForecastSaysWhy() {
+    OriginForecast.Forecast f = OriginForecast.Forecast.unknown("the hot set has no request rates");
+    assertThat(f.known()).isFalse();
+    assertThat(f.describe()).isEqualTo("no origin forecast: the hot set has no request rates");
+  }
+
+  @Test
+  void aProbeWithANegativeRateOrAWeightBelowOneIsRefused() {
+    assertThatThrownBy(() -> new OriginForecast.Probe("a", -1, false, 1))
+        .hasMessageContaining("probe a: rate -1.0");
+    assertThatThrownBy(() -> new OriginForecast.Probe("a", 1, false, 0.5))
+        .hasMessageContaining("weight 0.5");
+    assertThatThrownBy(() -> new OriginForecast.Inputs(List.of(), 0, null, 0, 1, Duration.ZERO))
+        .hasMessageContaining("horizon must be positive");
+  }
+}
