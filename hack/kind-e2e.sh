@@ -15,7 +15,7 @@
 # WARMGATE_VALKEY_IMAGE (valkey/valkey:8.1), WARMGATE_EMULATOR_BASE_IMAGE (debian:bookworm-slim),
 # WARMGATE_JIB_BASE_IMAGE (the Java base image of ours; default: the pom's), WARMGATE_ARGO_ROLLOUTS_IMAGE
 # (the controller image; default: the one install.yaml names), WARMGATE_KIND_TESTS (the failsafe it.test
-# filter; default RolloutGateE2E, every scenario), MVN_ARGS.
+# filter; default RolloutGateE2E, every scenario), MVN_ARGS. Its reports go to e2e/target/failsafe-reports-kind.
 # --offline (no registry reachable; hack/test.sh runs this): starts a Docker engine where none answers
 # (hack/docker-engine.sh), builds the node image and the Valkey, Java and Argo Rollouts images
 # (hack/kind-images.sh) and uses them for every setting above not set already.
@@ -50,6 +50,8 @@ OPERATOR_IMAGE="warmgate/warmgate-operator:$TAG"
 APP_IMAGE="warmgate/deal-service:$TAG"
 EMULATOR_IMAGE="warmgate/spanner-emulator:$TAG"
 WORK_DIR="$WARMGATE_ROOT/.warmgate/kind-$CLUSTER"
+# The suite's failsafe reports, under e2e/target/: this tier's own (hack/test-summary.sh reads it).
+KIND_REPORTS=failsafe-reports-kind
 export KUBECONFIG="$WORK_DIR/kubeconfig"
 KIND="$KIND_BIN/kind"
 created=0
@@ -202,15 +204,17 @@ run_suite() {
   local args=(-B -ntp -Pe2e verify -pl e2e -am
     # Only the end-to-end suite: the other tiers need the local processes of hack/prereqs.sh.
     -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
-    "-Dit.test=${WARMGATE_KIND_TESTS:-RolloutGateE2E}" -Dit.failIfNoSpecifiedTests=false)
+    "-Dit.test=${WARMGATE_KIND_TESTS:-RolloutGateE2E}" -Dit.failIfNoSpecifiedTests=false
+    # Reports of its own, so the kwok tier's (failsafe-reports-e2e) survive this run.
+    "-Dwarmgate.e2e.reports=$KIND_REPORTS")
   # shellcheck disable=SC2206
   args+=(${MVN_ARGS:-})
   log "mvn ${args[*]} (WARMGATE_E2E_IN_CLUSTER=1, WARMGATE_E2E_KUBECONFIG=$KUBECONFIG)"
-  rm -rf "$WARMGATE_ROOT/e2e/target/failsafe-reports-e2e"
+  rm -rf "$WARMGATE_ROOT/e2e/target/$KIND_REPORTS"
   (cd "$WARMGATE_ROOT" && WARMGATE_E2E_KUBECONFIG="$KUBECONFIG" WARMGATE_E2E_IN_CLUSTER=1 \
     WARMGATE_E2E_APP_IMAGE="$APP_IMAGE" mvn "${args[@]}")
   # A filter that matches no test would pass with nothing run.
-  local summary="$WARMGATE_ROOT/e2e/target/failsafe-reports-e2e/failsafe-summary.xml" completed
+  local summary="$WARMGATE_ROOT/e2e/target/$KIND_REPORTS/failsafe-summary.xml" completed
   completed="$(sed -n 's:.*<completed>\([0-9]*\)</completed>.*:\1:p' "$summary" 2>/dev/null || true)"
   ((${completed:-0} > 0)) || die "no end-to-end test ran (WARMGATE_KIND_TESTS=${WARMGATE_KIND_TESTS:-RolloutGateE2E}): name a class or Class#method of e2e"
   log "$completed end-to-end tests passed on Kind"

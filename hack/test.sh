@@ -7,7 +7,19 @@
 # Settings: MVN_ARGS (extra Maven arguments), WARMGATE_TEST_PROFILES (default "e2e"),
 # WARMGATE_KIND (default 1; 0 skips the Kind tier and runs RolloutGateE2E on kwok;
 # WARMGATE_KIND_TESTS and the other settings of hack/kind-e2e.sh apply).
+# At the end, pass or fail, one line per tier from the reports this run wrote (hack/test-summary.sh);
+# each tier keeps its reports in a directory of its own under the modules' target/.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+run_start="$(mktemp)"
+summary() {
+  local status=$?
+  log "tiers of this run, from their test reports:"
+  bash "$WARMGATE_ROOT/hack/test-summary.sh" --since "$run_start" || true
+  rm -f "$run_start"
+  return "$status"
+}
+trap summary EXIT
 
 # Every relative link of the Markdown files points at a file and heading that exist.
 python3 "$WARMGATE_ROOT/hack/check-links.py" || die "broken links in the docs (listed above): fix each link or the heading it names"

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lettuce.core.Range;
+import io.lettuce.core.StreamMessage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.l2.KeySpace;
 import java.time.Duration;
@@ -13,6 +15,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -133,6 +136,52 @@ class InvalidationIT {
     }, meters);
   }
 
+  private static String valueKey(TieredCache<?> pod, String id) {
+    return new KeySpace("deals", pod.schemaHash()).valueKey(id);
+  }
+
+  /**
+   * The value of {@code id} in {@code pod}'s key space, once the pods' clock has passed the time
+   * its origin read began: an invalidation from now on has its first pass after that read, so its
+   * second pass deletes this value when it is written back.
+   */
+  private byte[] readBeforeNow(TieredCache<?> pod, String id) {
+    String key = valueKey(pod, id);
+    long readAt = await().atMost(Duration.ofSeconds(5))
+        .until(() -> valkey.envelope(key, pod.schemaHash()), Objects::nonNull).fetchedAtMillis();
+    await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(1))
+        .until(() -> System.currentTimeMillis() > readAt);
+    return valkey.bytes().get(key);
+  }
+
+  /** The entries of the invalidation stream that name {@code id}, oldest first. */
+  private List<Map<String, String>> entriesNaming(String id) {
+    String stream = "{wg:deals}:invalidations"; // the cache's stream, one for every key space
+    return valkey.strings().xrange(stream, Range.create("-", "+")).stream()
+        .map(StreamMessage::getBody)
+        .filter(body -> String.valueOf(body.get("ids")).contains("\"" + id + "\""))
+        .toList();
+  }
+
+  /** When the first invalidation of {@code id} was issued, epoch ms as the stream records it. */
+  private long issuedAt(String id) {
+    return Long.parseLong(entriesNaming(id).get(0).get("at"));
+  }
+
+  /**
+   * Waits until the second pass of the invalidation of {@code id} has deleted the old value
+   * written back under {@code key} and has told every pod (its own stream entry, appended once
+   * all of its deletions completed).
+   */
+  private void awaitSecondPassDeleted(String id, String key) {
+    await("second pass of " + id).atMost(Duration.ofSeconds(1).plus(BOUND))
+        .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+          assertThat(valkey.strings().exists(key)).as("the old value of %s written back", id)
+              .isZero();
+          assertThat(entriesNaming(id)).as("invalidation stream entries naming %s", id).hasSize(2);
+        });
+  }
+
   private int reads(String id) {
     AtomicInteger n = reads.get(id);
     return n == null ? 0 : n.get();
@@ -142,6 +191,7 @@ class InvalidationIT {
   void aChangedRowReachesEveryPodOfEveryLiveKeySpaceWithinTheBound() throws Exception {
     rows.put("deal-1", "paused: no");
     rows.put("deal-2", "other");
+    rows.put("deal-3", "marker");
     TieredCache<String> a = oldPod("old-a");
     TieredCache<String> b = oldPod("old-b");
     TieredCache<DealV2> canary = newPod("new-a");
@@ -149,12 +199,18 @@ class InvalidationIT {
     for (TieredCache<?> pod : List.of(a, b, canary)) {
       pod.getAll(List.of("deal-1", "deal-2"));
     }
+    // deal-3, invalidated with deal-1, marks when their second pass has run: a copy of its value
+    // read before the change is written back after the first pass, as a slow load would.
+    a.get("deal-3");
+    String marker = valueKey(a, "deal-3");
+    byte[] readBefore = readBeforeNow(a, "deal-3");
     int before = reads("deal-1");
     int otherBefore = reads("deal-2");
 
     rows.put("deal-1", "paused: yes");
     long start = System.nanoTime();
-    a.invalidate("deal-1");
+    a.invalidateAll(List.of("deal-1", "deal-3"));
+    valkey.bytes().set(marker, readBefore);
     await().atMost(BOUND).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
       assertThat(a.get("deal-1")).isEqualTo("paused: yes");
       assertThat(b.get("deal-1")).isEqualTo("paused: yes");
@@ -164,14 +220,16 @@ class InvalidationIT {
         (System.nanoTime() - start) / 1_000_000, valkey.mode());
     // One read per key space (the old pods share the old one's value through L2), and nothing
     // else was read again.
-    assertThat(reads("deal-1") - before).isBetween(2, 3);
+    assertThat(reads("deal-1") - before).as("origin reads of deal-1 after its change").isEqualTo(2);
     int afterFirstPass = reads("deal-1");
     assertThat(reads("deal-2")).isEqualTo(otherBefore);
     assertThat(b.get("deal-2")).isEqualTo("other");
 
-    // The second pass, a lock TTL (1 s) later, keeps the values read after the first: the change
-    // costs no further read.
-    Thread.sleep(1_000 + BOUND.toMillis());
+    // The second pass, a lock TTL (1 s) later, deletes the marker's old value and keeps the
+    // values read after the first: the change costs no further read.
+    awaitSecondPassDeleted("deal-3", marker);
+    assertThat(valkey.strings().exists(valueKey(a, "deal-1"), valueKey(canary, "deal-1")))
+        .as("deal-1's values read after the first pass, still in both key spaces").isEqualTo(2);
     for (TieredCache<?> pod : List.of(a, b, canary)) {
       pod.get("deal-1");
     }
@@ -206,6 +264,7 @@ class InvalidationIT {
   void eachIdOfABurstGetsItsSecondPassOneLockTtlAfterItsOwnFirst() throws Exception {
     rows.put("deal-x", "v1");
     rows.put("deal-y", "v1");
+    rows.put("deal-m", "v1");
     TieredCache<String> writer = oldPod("old-a");
     TieredCache<String> slow = oldPod("old-b");
     database.gate = new CountDownLatch(1);
@@ -216,12 +275,25 @@ class InvalidationIT {
     rows.put("deal-y", "v2");
     CountDownLatch held = database.gate;
     database.gate = null;
-    writer.invalidate("deal-x");
-    Thread.sleep(600);
-    writer.invalidate("deal-y"); // within deal-x's lock TTL (1 s): the same burst
-    Thread.sleep(500);
-    // Both stale values are written back 1.1 s after deal-x's first pass, 0.5 s after deal-y's:
-    // deal-y's second pass must come a lock TTL after its own first pass, not with deal-x's.
+    // deal-m, invalidated with deal-x, marks when their second pass has run: a copy of its value
+    // read before the change is written back after the first pass, as a slow load would.
+    writer.get("deal-m");
+    String marker = valueKey(writer, "deal-m");
+    byte[] readBefore = readBeforeNow(writer, "deal-m");
+    writer.invalidateAll(List.of("deal-x", "deal-m"));
+    valkey.bytes().set(marker, readBefore);
+    // deal-y's first pass comes half a lock TTL (1 s) after deal-x's, measured on the times the
+    // stream records: the same burst, and due half a second after it.
+    long firstPassX = issuedAt("deal-m");
+    await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(10))
+        .until(() -> System.currentTimeMillis() >= firstPassX + 500); // the pods' clock
+    writer.invalidate("deal-y");
+    assertThat(valkey.strings().exists(marker)).as("deal-x's second pass not run yet when deal-y "
+        + "was invalidated").isEqualTo(1);
+    // Both stale values are written back once deal-x's second pass has run, half a second before
+    // deal-y's is due: deal-y's second pass must come a lock TTL after its own first pass, not
+    // with deal-x's.
+    awaitSecondPassDeleted("deal-m", marker);
     held.countDown();
     assertThat(stale.get(5, TimeUnit.SECONDS)).containsEntry("deal-y", "v1");
     await().atMost(Duration.ofSeconds(1).plus(BOUND)).pollInterval(Duration.ofMillis(50))

@@ -27,7 +27,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * marks pods Ready before a local pod's JVM has started, so each gate figure runs from the later of
  * "paused" and "registered" (and, for the schema change, "coverage reached"). Writes the samples to
  * {@code gate-timings.json} in the directory of {@value #OUT_PROPERTY} (default: target), which
- * {@code hack/bench.sh} puts into the benchmark report; asserts only outcomes, never durations.
+ * {@code hack/bench.sh} puts into the benchmark report. Asserts the outcomes, and the durations
+ * a single run can hold to: each same-schema release within DESIGN.md's 5 s, and the schema
+ * change's one reaction within {@value #REACTION_BOUND_MS} ms (see there why not the 1 s p95 bar,
+ * which the benchmark report checks).
  */
 class GateTimingE2E {
 
@@ -37,6 +40,16 @@ class GateTimingE2E {
   private static final int MIN_COVERAGE = 95;
   private static final int SAME_SCHEMA_RELEASES = 3;
   private static final long POLL_MILLIS = 50;
+  /** DESIGN.md: same-schema release, gate step reached → released, ≤ 5 s. */
+  static final long SAME_SCHEMA_BAR_MS = 5_000;
+  /**
+   * The bound on the schema change's one reaction, warm → released. DESIGN.md's bar is 1 s at
+   * the 95th percentile, which one sample on a shared 2-core machine cannot show; the gate passes
+   * a held canary every second, and its pass and the Argo controller's step take a few hundred ms
+   * (the report's figures: 0.5-0.8 s), so beyond 3 s the release waited for something other than
+   * the criterion: a later pass, a timeout, maxWait.
+   */
+  static final long REACTION_BOUND_MS = 3_000;
 
   @RegisterExtension
   static final KwokClusterExtension cluster = new KwokClusterExtension();
@@ -93,6 +106,13 @@ class GateTimingE2E {
     assertThat(releases.subList(1, releases.size())).extracting(Release::phase)
         .containsOnly("Skipped");
     assertThat(releases).allSatisfy(r -> assertThat(r.released()).as("release seen").isPositive());
+    Release schemaChange = releases.get(0);
+    assertThat(schemaChange.warm()).as("coverage reached, seen by the poller").isPositive();
+    assertThat(schemaChange.gateMillis()).as("schema change: last precondition (warm) → released, "
+        + "ms; %s", releases).isBetween(0L, REACTION_BOUND_MS);
+    assertThat(releases.subList(1, releases.size())).allSatisfy(r ->
+        assertThat(r.gateMillis()).as("same schema: last precondition (paused, agent registered) "
+            + "→ released, ms; %s", r).isBetween(0L, SAME_SCHEMA_BAR_MS));
   }
 
   /** Applies {@code change} and polls until the rollout is Healthy on the new revision. */

@@ -2,7 +2,6 @@ package io.warmgate.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -54,7 +53,9 @@ class MonitoringE2E {
 
   @Test
   void everyAlertAndDashboardQueryFindsItsSeriesDuringAGateScenario() throws Exception {
-    assumeTrue(stack instanceof LocalStack, "scrapes local processes; the in-cluster stack has none");
+    assertThat(stack).as("MonitoringE2E scrapes the operator, pods and gateway as local processes, "
+        + "which the in-cluster stack (WARMGATE_E2E_IN_CLUSTER=1) does not run: run it on the "
+        + "local stack").isInstanceOf(LocalStack.class);
     long began = System.nanoTime();
     Path rules = Repo.dir().resolve("charts/warmgate/files/prometheus-rules.yaml");
     JsonNode dashboard = JSON.readTree(
@@ -84,13 +85,19 @@ class MonitoringE2E {
         await("canary held at the gate").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
             .until(() -> recreateUninjectedPods(app) && app.paused()
                 && List.of("Waiting", "Warming").contains(app.gate().get("phase")));
-        // Held long enough for a few scrapes of the held state.
-        Thread.sleep(3 * SCRAPE.toMillis());
+        // Prometheus has scraped the operator while it held the canary (the app's first hold).
+        await("the held canary scraped").atMost(Duration.ofMinutes(1))
+            .pollInterval(Duration.ofMillis(500))
+            .until(() -> hasData(prometheus.query("max_over_time(warmgate_gate_held_seconds{policy=\""
+                + APP + "\"}[" + secondsSince(start) + "s]) > 0")));
         await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
             .until(() -> recreateUninjectedPods(app) && app.healthyAndDone());
         assertThat(app.gate().get("phase")).isEqualTo("Promoted");
-        // A few scrapes after the release, so every rate has points on both sides.
-        Thread.sleep(3 * SCRAPE.toMillis());
+        // Three scrapes of every target after the release, so every rate has points on both sides.
+        Instant released = Instant.now();
+        await("three scrapes of every target after the release").atMost(Duration.ofMinutes(1))
+            .pollInterval(Duration.ofMillis(500))
+            .until(() -> scrapesSince(prometheus, released) >= 3);
 
         assertThat(streams.completed.get()).as("streamed responses completed").isPositive();
         assertThat(targetsUp(prometheus)).as("scrape targets up").containsKeys(
@@ -193,10 +200,37 @@ class MonitoringE2E {
     return problems;
   }
 
-  /** Whether a query_range answer holds at least one sample that is a number. */
+  private static long secondsSince(Instant start) {
+    return Math.max(1, Duration.between(start, Instant.now()).toSeconds() + 1);
+  }
+
+  /**
+   * The fewest scrapes any target had since {@code start} (samples of its {@code up} series), 0
+   * while a job has no target yet.
+   */
+  private static long scrapesSince(PrometheusServer prometheus, Instant start) throws Exception {
+    long seconds = Math.max(1, Duration.between(start, Instant.now()).toSeconds());
+    JsonNode result = JSON.readTree(prometheus.query("count_over_time(up[" + seconds + "s])"))
+        .path("data").path("result");
+    Set<String> jobs = new HashSet<>();
+    long fewest = Long.MAX_VALUE;
+    for (JsonNode series : result) {
+      jobs.add(series.path("metric").path("job").asText());
+      fewest = Math.min(fewest, series.path("value").get(1).asLong());
+    }
+    return jobs.containsAll(Set.of("warmgate-operator", "warmgate-agents", "stream-gateway"))
+        ? fewest : 0;
+  }
+
+  /** Whether a query or query_range answer holds at least one sample that is a number. */
   private static boolean hasData(String answer) throws Exception {
     for (JsonNode result : JSON.readTree(answer).path("data").path("result")) {
-      for (JsonNode value : result.path("values")) {
+      List<JsonNode> values = new ArrayList<>();
+      result.path("values").forEach(values::add);
+      if (result.has("value")) {
+        values.add(result.path("value"));
+      }
+      for (JsonNode value : values) {
         String v = value.get(1).asText();
         if (!v.equals("NaN") && !v.endsWith("Inf")) {
           return true;

@@ -10,6 +10,7 @@ import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.WarmgatePaths;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,25 +69,6 @@ class RolloutGateE2E {
     return scenario.warmUpHotSet(app, HOT_SET, 150);
   }
 
-  /**
-   * The share of the Preload target (the hot ids the warm job snapshotted) present in
-   * {@code schemaHash}'s key space, in percent, computed here independently of the operator.
-   */
-  private static double coverage(GateScenario scenario, String cache, String schemaHash) {
-    List<String> hot = scenario.warmJobIds(cache, schemaHash);
-    // The forecast keeps the hottest ids expected to be read within l2Ttl: at most hotSetSize.
-    assertThat(hot).as("the warm job's ids").isNotEmpty().hasSizeLessThanOrEqualTo(HOT_SET);
-    return scenario.coverage(hot, cache, schemaHash);
-  }
-
-  private static double coverage(String cache, String schemaHash) {
-    return coverage(scenario, cache, schemaHash);
-  }
-
-  private static void awaitRelease(DealRollout app, String canaryHash) {
-    scenario.awaitRelease(app, canaryHash);
-  }
-
   @Test
   void schemaChangeIsHeldPreloadedAndReleasedOnceWarm() throws Exception {
     schemaChangeIsHeldPreloadedAndReleasedOnceWarm(scenario, "e2e-schema");
@@ -95,13 +77,16 @@ class RolloutGateE2E {
   /**
    * A release that changes the cached type, on the stack {@code scenario} runs: the canary is held
    * at the gate while the hot set is preloaded into its new key space, released only once at
-   * least 95 % of it is there, and its key space costs Spanner about one read per key.
+   * least 95 % of it is there (the coverage the operator recorded at the release, checked
+   * against L2), and its key space costs Spanner about one read per key.
    */
   static void schemaChangeIsHeldPreloadedAndReleasedOnceWarm(GateScenario scenario, String name)
       throws Exception {
     try (DealRollout app = scenario.deploy(name, Map.of("mode", "Preload", "hotSetSize", HOT_SET,
             "preloadRate", 100, "minCoverage", 95, "maxWait", "5m", "onTimeout", "Hold"), WORK);
         Traffic traffic = scenario.warmUpHotSet(app, HOT_SET, 150)) {
+      Instant since = Instant.now();
+      String stablePods = app.currentPodHash();
       app.setEnv("DEAL_SCHEMA_VERSION", "v2");
 
       await("canary held at the gate").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
@@ -110,11 +95,13 @@ class RolloutGateE2E {
           .until(() -> (String) app.gate().get("canarySchemaHash"), h -> h != null && !h.isEmpty());
       assertThat(canaryHash).isNotEqualTo(app.gate().get("stableSchemaHash"));
 
-      // Watch closely for the release; the moment it happens, the canary's key space must be warm.
+      String canaryPods = app.currentPodHash();
+      assertThat(canaryPods).isNotEqualTo(stablePods);
+
+      // Released only once warm: the coverage the operator recorded when it released, in
+      // status.gate and in its Event, reaches 95 %, and L2 holds at least that much right after.
       scenario.awaitRelease(app, canaryHash);
-      double coverageAtRelease = coverage(scenario, app.cacheName, canaryHash);
-      assertThat(coverageAtRelease).as("coverage of the preloaded hot ids when the pause was released")
-          .isGreaterThanOrEqualTo(95.0);
+      scenario.assertReleasedWarm(app, canaryPods, canaryHash, 95, since);
 
       await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);
       assertThat(app.gate().get("phase")).isEqualTo("Promoted");
@@ -211,26 +198,58 @@ class RolloutGateE2E {
     }
   }
 
+  /**
+   * The operator dies while the canary warms and comes back while it is still cold (the origin
+   * frozen meanwhile, so preload cannot finish behind its back): the operator back resumes the
+   * same gate (same warm job, same hold start), holds the canary while it is cold, and releases it
+   * once warm, once.
+   */
   @Test
-  void operatorKilledMidWarmNeverReleasesEarly() throws Exception {
+  void operatorKilledMidWarmResumesTheGateAndHoldsUntilWarm() throws Exception {
     try (DealRollout app = deploy("e2e-restart", Map.of("mode", "Preload", "hotSetSize", HOT_SET,
             "preloadRate", 20, "minCoverage", 95, "maxWait", "5m", "onTimeout", "Hold"));
         Traffic traffic = warmUpHotSet(app)) {
+      Instant since = Instant.now();
       app.setEnv("DEAL_SCHEMA_VERSION", "v2");
       await("warming").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
           .until(() -> app.paused() && "Warming".equals(app.gate().get("phase")));
-      String canaryHash = (String) app.gate().get("canarySchemaHash");
+      Map<String, Object> before = app.gate();
+      String canaryHash = (String) before.get("canarySchemaHash");
+      String canaryPods = (String) before.get("canaryPodHash");
+      Map<String, String> job = scenario.warmJob(app.cacheName, canaryHash);
 
       stack.killOperator();
-      // With the operator gone, nothing may release the canary (preload goes on in the agents).
-      for (int i = 0; i < 10; i++) {
-        assertThat(app.paused()).as("still held %d s after the operator died", i).isTrue();
-        Thread.sleep(1_000);
-      }
-      stack.startOperator();
+      stack.freezeSpanner();
+      try {
+        await("preload waits for the origin").atMost(Duration.ofMinutes(1))
+            .pollInterval(Duration.ofMillis(250)).until(() -> String.valueOf(
+                scenario.warmJob(app.cacheName, canaryHash).get("message"))
+                .startsWith("waiting for the origin"));
+        assertThat(scenario.jobCoverage(app.cacheName, canaryHash))
+            .as("coverage in L2 while the operator is down and the origin frozen").isLessThan(95.0);
 
-      awaitRelease(app, canaryHash);
-      assertThat(coverage(app.cacheName, canaryHash)).isGreaterThanOrEqualTo(95.0);
+        stack.startOperator();
+        // Only the operator back can copy the job's wait into the gate's message.
+        await("the operator back has passed the gate").atMost(Duration.ofMinutes(2))
+            .pollInterval(Duration.ofMillis(250)).until(() -> String.valueOf(
+                app.gate().get("message")).contains("waiting for the origin"));
+        Map<String, Object> resumed = app.gate();
+        assertThat(app.heldAtGate()).as("held by the operator back: the canary is cold").isTrue();
+        assertThat(resumed).as("the gate the operator back resumed")
+            .containsEntry("phase", "Warming").containsEntry("canaryPodHash", canaryPods)
+            .containsEntry("canarySchemaHash", canaryHash)
+            .containsEntry("startedAt", before.get("startedAt"));
+        assertThat(((Number) resumed.get("coverage")).doubleValue())
+            .as("status.gate.coverage the operator back recorded").isLessThan(95.0);
+        assertThat(scenario.warmJob(app.cacheName, canaryHash)).as("the same warm job, resumed")
+            .containsEntry("createdAt", job.get("createdAt"))
+            .containsEntry("revision", job.get("revision"));
+      } finally {
+        stack.thawSpanner();
+      }
+
+      scenario.awaitRelease(app, canaryHash);
+      scenario.assertReleasedWarm(app, canaryPods, canaryHash, 95, since);
       await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);
     }
   }

@@ -2,39 +2,19 @@ package io.warmgate.agent.preload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.warmgate.agent.CountingOrigin;
 import io.warmgate.agent.Meters;
-import io.warmgate.agent.Origin;
-import io.warmgate.agent.L2Extension;
 import io.warmgate.agent.L2Mode;
-import io.warmgate.agent.TieredCache;
-import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyConnection;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,111 +23,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The preload worker on a redis-server and a Redis cluster: filling, rate, lock, takeover, bad jobs. */
 @ParameterizedClass
 @EnumSource(L2Mode.class)
-class PreloadWorkerIT {
-
-  /** The caches' default L2 TTL. */
-  private static final Duration L2_TTL = Duration.ofMinutes(4);
-
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-  private final List<AutoCloseable> opened = new ArrayList<>();
-  @RegisterExtension
-  final L2Extension valkey;
-  private ValkeyConnection<String> connection;
-  private RedisClusterCommands<String, String> raw;
-  private KeySpace keys;
+class PreloadWorkerIT extends PreloadWorkerFixture {
 
   PreloadWorkerIT(L2Mode mode) {
-    valkey = new L2Extension(mode);
-  }
-
-  @BeforeEach
-  void connect() {
-    connection = valkey.connection();
-    raw = valkey.strings();
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    for (int i = opened.size() - 1; i >= 0; i--) {
-      opened.get(i).close();
-    }
-    scheduler.shutdownNow();
-  }
-
-  /** An origin that knows {@code deal-0} .. {@code deal-999} and records when each batch came. */
-  private static final class RecordingOrigin implements Origin<String> {
-    final CountingOrigin data = new CountingOrigin();
-    final List<long[]> calls = new CopyOnWriteArrayList<>(); // {nanoTime, ids}
-
-    RecordingOrigin() {
-      for (int i = 0; i < 1_000; i++) {
-        data.put("deal-" + i, "value of deal-" + i);
-      }
-    }
-
-    @Override
-    public Map<String, String> loadAll(Collection<String> ids) throws Exception {
-      calls.add(new long[] {System.nanoTime(), ids.size()});
-      return data.loadAll(ids);
-    }
-
-    List<String> loadedIds() {
-      return data.batches().stream().flatMap(List::stream).toList();
-    }
-  }
-
-  private record Agent(String pod, TieredCache<String> cache, RecordingOrigin origin,
-      PreloadWorker worker) {}
-
-  private Agent agent(String pod) {
-    return agent(pod, new SimpleMeterRegistry(), UnaryOperator.identity());
-  }
-
-  /** An agent whose worker backs off 20 ms, doubling up to 200 ms, after a failed batch. */
-  private Agent agent(String pod, SimpleMeterRegistry meters,
-      UnaryOperator<WarmGate<String>> settings) {
-    return agent(pod, meters, settings, L2_TTL);
-  }
-
-  private Agent agent(String pod, SimpleMeterRegistry meters,
-      UnaryOperator<WarmGate<String>> settings, Duration l2Ttl) {
-    RecordingOrigin origin = new RecordingOrigin();
-    TieredCache<String> cache = settings.apply(WarmGate.newBuilder(String.class, origin)
-        .cacheName("deals").valkey(valkey.endpoint()).podName(pod).meterRegistry(meters)
-        .l2Timeout(Duration.ofMillis(500)).l2Ttl(l2Ttl)
-        .refreshAhead(l2Ttl.dividedBy(4))).build();
-    keys = new KeySpace("deals", cache.schemaHash());
-    PreloadWorker worker = new PreloadWorker(connection, cache, pod, InstantSource.system(),
-        scheduler, Duration.ofMillis(50), l2Ttl, Duration.ofMillis(20), Duration.ofMillis(200));
-    opened.add(cache);
-    opened.add(worker);
-    return new Agent(pod, cache, origin, worker);
-  }
-
-  private static List<String> ids(int from, int to) {
-    return IntStream.range(from, to).mapToObj(i -> "deal-" + i).toList();
-  }
-
-  private void openJob(List<String> ids, Map<String, String> fields) {
-    raw.rpush(keys.warmIdsKey(), ids.toArray(String[]::new));
-    Map<String, String> job = new HashMap<>(Map.of("state", "Open", "filled", "0", "errors", "0",
-        "cursor", "0", "createdAt", Long.toString(System.currentTimeMillis())));
-    job.putAll(fields);
-    raw.hset(keys.warmJobKey(), job);
-  }
-
-  private Map<String, String> job() {
-    return raw.hgetall(keys.warmJobKey());
-  }
-
-  private void awaitState(String state) {
-    await().atMost(Duration.ofSeconds(20)).until(() -> state.equals(job().get("state")));
-  }
-
-  private Set<String> idsInNamespace() {
-    String prefix = keys.valuePrefix();
-    return raw.keys(prefix + "*").stream().map(k -> k.substring(prefix.length()))
-        .collect(Collectors.toSet());
+    super(mode);
   }
 
   @Test
@@ -330,42 +209,6 @@ class PreloadWorkerIT {
     await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() ->
         assertThat(raw.exists(keys.warmLockKey())).isZero());
     assertThat(a.origin().calls).hasSize(1);
-  }
-
-  @Test
-  void aDoneJobIsKeptWarmWhileTheOperatorAsksAndNoLongerOnceItStops() {
-    // Half a minute of real L2 TTL: run once. Its commands on a cluster (pipelined PTTL of value
-    // keys in many slots, the fenced job update) are those of every batch of the other tests.
-    assumeTrue(valkey.mode() == L2Mode.STANDALONE, "keep-warm runs on the standalone server only");
-    Duration l2Ttl = Duration.ofSeconds(12); // keep-warm margin 3 s, passes 1.5 s apart
-    Agent a = agent("pod-a", new SimpleMeterRegistry(), UnaryOperator.identity(), l2Ttl);
-    List<String> list = ids(0, 30);
-    openJob(list, Map.of("target", "30", "rate", "10000", "batchSize", "10",
-        "keepWarmUntil", Long.toString(System.currentTimeMillis() + 600_000)));
-    a.worker().start();
-    awaitState("Done");
-    int preloadCalls = a.origin().calls.size();
-    long doneAt = System.currentTimeMillis();
-
-    // Past two TTLs of the preloaded entries, every id is still in the namespace.
-    await().atMost(Duration.ofSeconds(60)).until(() -> System.currentTimeMillis() - doneAt
-        > 2 * l2Ttl.toMillis() && Long.parseLong(job().getOrDefault("keptWarm", "0")) >= 60);
-    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-        assertThat(idsInNamespace()).containsExactlyInAnyOrderElementsOf(list));
-    Map<String, String> job = job();
-    assertThat(job).containsEntry("state", "Done").containsEntry("filled", "30")
-        .containsEntry("message", "loaded 30 of 30 ids, 0 errors");
-    assertThat(job.get("keepWarm")).contains("of 30 ids that had less than 3 s of L2 TTL left");
-    assertThat((long) a.origin().calls.size()).as("reloads in batches, not id by id")
-        .isLessThanOrEqualTo(preloadCalls + Long.parseLong(job.get("keptWarm")) / 5 + 10);
-    assertThat(raw.exists(keys.warmLockKey())).as("the lock is held only during a pass").isZero();
-
-    // The operator stops asking (the canary was released): nothing is reloaded any more.
-    raw.hset(keys.warmJobKey(), "keepWarmUntil", "0");
-    await().atMost(Duration.ofSeconds(10)).until(() -> raw.exists(keys.warmLockKey()) == 0);
-    int calls = a.origin().calls.size();
-    await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
-        .until(() -> a.origin().calls.size() == calls);
   }
 
   @Test

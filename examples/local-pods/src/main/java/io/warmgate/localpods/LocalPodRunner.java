@@ -16,9 +16,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -84,6 +86,8 @@ public final class LocalPodRunner implements AutoCloseable {
   });
   private final Map<String, LocalPod> running = new TreeMap<>();
   private final Map<String, Integer> restarts = new HashMap<>();
+  /** Pods whose process exited and whose restart (or decision not to) is still to come. */
+  private final Set<String> pendingRestarts = new HashSet<>();
   private SharedIndexInformer<Pod> informer;
 
   /**
@@ -178,12 +182,30 @@ public final class LocalPodRunner implements AutoCloseable {
     log.warn("pod {}: process {} exited with code {}{} (last line of {}: {}); restarting in {}s", name,
         process.pid(), process.exitValue(), current.serving() ? " after serving on port " + current.port() : "",
         logFile, lastLine(logFile), backoffSeconds);
+    pendingRestarts.add(name);
     later(() -> {
-      Pod pod = informer == null ? null : informer.getStore().getByKey(namespace + "/" + name);
-      if (pod != null) {
-        reconcile(pod, false);
+      try {
+        Pod pod = informer == null ? null : informer.getStore().getByKey(namespace + "/" + name);
+        if (pod != null) {
+          reconcile(pod, false);
+        }
+      } finally {
+        restartDone(name);
       }
     }, TimeUnit.SECONDS.toMillis(backoffSeconds));
+  }
+
+  private synchronized void restartDone(String name) {
+    pendingRestarts.remove(name);
+  }
+
+  /**
+   * Whether no process of pod {@code name} runs and none is to be started: none was, or its pod
+   * is gone and a restart that was due has found so. What a caller waits on to know that nothing
+   * of the pod is left, nor will come back.
+   */
+  public synchronized boolean stopped(String name) {
+    return !running.containsKey(name) && !pendingRestarts.contains(name);
   }
 
   /** Runs {@code task} on the event thread after {@code delayMillis}, unless the runner is closed by then. */

@@ -189,7 +189,10 @@ class LocalPodRunnerIT {
       kube.client().pods().inNamespace(NS).withName("crash-1").withGracePeriod(0).delete();
       await().atMost(Duration.ofSeconds(20)).until(() -> !crashing.pods().containsKey("crash-1"));
       int afterDelete = Files.readAllLines(starts).size();
-      Thread.sleep(5_000); // longer than the back-off reached so far (1 s, 2 s, 4 s)
+      // The restart that was due when the pod went (back-off 1 s, 2 s, 4 s, 8 s, ...) has come
+      // and found the pod gone.
+      await("the pending restart found the pod gone").atMost(Duration.ofSeconds(40))
+          .pollInterval(Duration.ofMillis(100)).until(() -> crashing.stopped("crash-1"));
       assertThat(Files.readAllLines(starts)).as("no restart once the pod is gone").hasSize(afterDelete);
     }
   }

@@ -1,12 +1,14 @@
 package io.warmgate.example.deal;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.google.cloud.Timestamp;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.Key;
 import com.google.cloud.spanner.KeySet;
 import com.google.cloud.spanner.Mutation;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.Origin;
 import io.warmgate.agent.TieredCache;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
@@ -80,7 +83,7 @@ class DealChangesIT {
         .start();
     running.add(watcher);
     await().atMost(Duration.ofSeconds(10)).until(watcher::isLeading);
-    Thread.sleep(1_500); // its first query has begun: changes from now on are read
+    awaitStreamRead();
   }
 
   @AfterAll
@@ -90,6 +93,31 @@ class DealChangesIT {
     for (int i = running.size() - 1; i >= 0; i--) {
       running.get(i).close();
     }
+  }
+
+  /**
+   * Waits until the watcher's queries of the stream run, so that a change committed afterwards is
+   * read: the watermark its reader saves every second in {@code {wg:deals}:changes:<stream>} moves
+   * past the first value seen, which only a record of the stream (a heartbeat at the least) does.
+   */
+  private static void awaitStreamRead() {
+    String key = "{wg:deals}:changes:" + DealChanges.STREAM;
+    RedisClient client = RedisClient.create(redis.uri());
+    try (StatefulRedisConnection<String, String> connection = client.connect()) {
+      Timestamp first = await(key + " watermark saved").atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> watermark(connection.sync().hget(key, "watermark")), Objects::nonNull);
+      await(key + " watermark advanced").atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> watermark(connection.sync().hget(key, "watermark")),
+              w -> w != null && w.compareTo(first) > 0);
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  private static Timestamp watermark(String saved) {
+    return saved == null ? null : Timestamp.parseTimestamp(saved);
   }
 
   private static <V> TieredCache<V> pod(String name, Class<V> type, Origin<V> origin) {
