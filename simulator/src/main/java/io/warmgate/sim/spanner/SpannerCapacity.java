@@ -28,11 +28,12 @@ import java.util.Locale;
  *       second, capped at 0.99: the delay grows with utilisation as in a queue), plus the query's
  *       own CPU time, plus the wait behind the work queued beyond capacity (a fluid FIFO queue
  *       that the nodes drain at {@code nodes} node-seconds per second).
- *   <li><b>Overload</b>: a query that cannot complete within the client's {@code deadline} fails
- *       with {@code DEADLINE_EXCEEDED}; the server still spends its CPU (it ran or queued the
- *       work for a client that has gone). Once the queue holds more than {@code maxQueue} of
- *       waiting, the server refuses new queries at once with {@code RESOURCE_EXHAUSTED}, as an
- *       overloaded instance pushes back.
+ *   <li><b>Overload</b>: past capacity the queue grows. A query that would wait so long that it
+ *       cannot complete within the client's {@code deadline} fails with {@code DEADLINE_EXCEEDED}
+ *       (the client waited the deadline) and costs no CPU: the cancelled query is dropped. When
+ *       {@code maxQueue} is shorter than that wait, the server instead refuses queries that
+ *       would queue beyond it at once with {@code RESOURCE_EXHAUSTED}, as an instance that
+ *       pushes back does. Either way the nodes keep answering their capacity in time.
  * </ul>
  *
  * <p>Not thread-safe: one instance per simulated instance, offered intervals in time order.
@@ -189,38 +190,58 @@ public final class SpannerCapacity {
     double deadline = settings.deadline().toNanos() / 1e9;
     // A query is late when the queue ahead of it holds more than this much work.
     double lateAbove = Math.max(0, deadline - fixed) * n;
-    double cap = settings.maxQueue().toNanos() / 1e9 * n;
     double arriving = queries * perQuery / seconds;
     double density = queries / seconds;
-    Tally tally = new Tally();
+    double cap = settings.maxQueue().toNanos() / 1e9 * n;
+    // The queue never holds work that would answer late: such a query is dropped when its
+    // deadline passes (no CPU spent), and the server refuses what would queue beyond maxQueue.
+    boolean lateFirst = lateAbove <= cap;
+    double limit = Math.min(lateAbove, cap);
     double b0 = backlog;
-    double end;
-    if (queries == 0 || arriving <= n) {
-      double slope = arriving - n;
-      double empty = slope < 0 ? Math.min(seconds, b0 / -slope) : seconds;
-      tally.piece(b0, slope, empty, density, lateAbove);
-      tally.piece(0, 0, seconds - empty, density, lateAbove);
-      end = Math.max(0, b0 + slope * seconds);
-    } else {
-      double full = b0 >= cap ? 0 : Math.min(seconds, (cap - b0) / (arriving - n));
-      tally.piece(b0, arriving - n, full, density, lateAbove);
-      // At the cap the server admits what it drains and refuses the rest.
-      double admitted = n / arriving;
-      tally.piece(Math.max(b0, cap), 0, seconds - full, density * admitted, lateAbove);
-      tally.refused += density * (1 - admitted) * (seconds - full);
-      end = Math.max(0, b0 + (arriving - n) * full);
+    double q = b0;
+    double ok = 0;
+    double rejected = 0;
+    double waitSum = 0;
+    double elapsed = 0;
+    if (q > limit) {
+      // The contention of the last second moved the limit below the queue: what arrives while
+      // the nodes drain it down to the limit cannot be answered in time.
+      elapsed = Math.min(seconds, (q - limit) / n);
+      rejected += density * elapsed;
+      q -= n * elapsed;
     }
-    long refused = Math.round(tally.refused);
-    long late = Math.round(tally.late);
-    long ok = Math.max(0, queries - refused - late);
-    double admittedWork = (queries - refused) * perQuery;
-    double served = Math.max(0, b0 + admittedWork - end);
-    backlog = end;
+    double rest = seconds - elapsed;
+    if (rest > 0) {
+      if (arriving <= n) {
+        double slope = arriving - n;
+        double draining = slope < 0 ? Math.min(rest, q / -slope) : rest;
+        ok += density * rest;
+        waitSum += density * draining * (q + slope * draining / 2);
+        q = Math.max(0, q + slope * rest);
+      } else {
+        double filling = Math.min(rest, (limit - q) / (arriving - n));
+        ok += density * filling;
+        waitSum += density * filling * (q + (arriving - n) * filling / 2);
+        double full = rest - filling;
+        double admitted = n / arriving;
+        ok += density * admitted * full;
+        waitSum += density * admitted * full * limit;
+        rejected += density * (1 - admitted) * full;
+        q += (arriving - n) * filling;
+      }
+    }
+    long lost = Math.min(queries, Math.round(rejected));
+    long late = lateFirst ? lost : 0;
+    long refused = lateFirst ? 0 : lost;
+    long answered = queries - lost;
+    double admittedWork = answered * perQuery;
+    double served = Math.max(0, b0 + admittedWork - q);
+    backlog = q;
     now = at + seconds;
     double decay = Math.exp(-seconds / RHO_SECONDS);
     recent = recent * decay + served / seconds * (1 - decay);
-    double meanWait = tally.ok == 0 ? 0 : tally.waitSum / tally.ok / n;
-    return new Answer(ok, late, refused, ok == 0 ? 0 : fixed + meanWait,
+    double meanWait = ok <= 0 ? 0 : waitSum / ok / n;
+    return new Answer(answered, late, refused, answered == 0 ? 0 : fixed + meanWait,
         Math.min(1, served / (n * seconds)));
   }
 
@@ -230,47 +251,5 @@ public final class SpannerCapacity {
     backlog -= served;
     double decay = Math.exp(-seconds / RHO_SECONDS);
     recent = recent * decay + (seconds > 0 ? served / seconds * (1 - decay) : 0);
-  }
-
-  /**
-   * Sums, over pieces of an interval where the queued work is linear in time, the queries that
-   * are answered in time, late or refused, and the queued work the answered ones waited behind.
-   */
-  private static final class Tally {
-    double ok;
-    double late;
-    double refused;
-    double waitSum;
-
-    /**
-     * A piece of {@code length} seconds where the queue starts at {@code q0} and changes by
-     * {@code slope} per second, queries arriving at {@code density} per second.
-     */
-    void piece(double q0, double slope, double length, double density, double lateAbove) {
-      if (length <= 0 || density <= 0) {
-        return;
-      }
-      double q1 = q0 + slope * length;
-      // The part of the piece where the queue is at most lateAbove: one interval, as q is linear.
-      double okFrom;
-      double okTo;
-      if (q0 <= lateAbove && q1 <= lateAbove) {
-        okFrom = 0;
-        okTo = length;
-      } else if (q0 > lateAbove && q1 > lateAbove) {
-        okFrom = 0;
-        okTo = 0;
-      } else {
-        double cross = (lateAbove - q0) / slope;
-        okFrom = q0 <= lateAbove ? 0 : cross;
-        okTo = q0 <= lateAbove ? cross : length;
-      }
-      double okLength = okTo - okFrom;
-      ok += density * okLength;
-      late += density * (length - okLength);
-      // The queue's mean over the answered part, times the queries answered.
-      double meanQueue = q0 + slope * (okFrom + okTo) / 2;
-      waitSum += density * okLength * meanQueue;
-    }
   }
 }

@@ -55,7 +55,7 @@ class SpannerCapacityTest {
   }
 
   @Test
-  void pastCapacityQueriesFailWithDeadlineExceededThenResourceExhausted() {
+  void pastCapacityWhatCannotBeAnsweredInTimeFailsWithDeadlineExceeded() {
     SpannerCapacity model = new SpannerCapacity(SpannerCapacity.Settings.of(1)
         .withDeadline(Duration.ofSeconds(2)));
     SpannerCapacity.Answer[] answers = new SpannerCapacity.Answer[10];
@@ -63,16 +63,33 @@ class SpannerCapacityTest {
       answers[s] = model.offer(s, 1, 45_000, 45_000);
     }
 
-    // Twice the capacity: the queue grows by a second of work each second, so after two seconds
-    // every query waits longer than the deadline; the server keeps serving its capacity (for
-    // clients that have gone) and refuses half of what arrives once the queue is full.
+    // Twice the capacity: the queue grows by a second of work each second until a query behind
+    // it could not be answered within the deadline; from then on the nodes answer their
+    // capacity in time and the rest fails after waiting the deadline, costing no CPU.
     assertThat(answers[0].ok()).isEqualTo(45_000);
-    for (int s = 3; s < answers.length; s++) {
-      assertThat(answers[s].ok()).isZero();
+    assertThat(answers[0].meanLatencySeconds()).isGreaterThan(0.1);
+    for (int s = 6; s < answers.length; s++) {
+      assertThat(answers[s].ok()).isCloseTo(22_500, within(10L));
       assertThat(answers[s].deadlineExceeded()).isCloseTo(22_500, within(10L));
-      assertThat(answers[s].resourceExhausted()).isCloseTo(22_500, within(10L));
+      assertThat(answers[s].resourceExhausted()).isZero();
+      assertThat(answers[s].meanLatencySeconds()).isBetween(1.0, 2.0);
       assertThat(answers[s].utilisation()).isCloseTo(1.0, within(1e-9));
     }
+  }
+
+  @Test
+  void aQueueCapShorterThanTheDeadlineRefusesWithResourceExhausted() {
+    SpannerCapacity model = new SpannerCapacity(new SpannerCapacity.Settings(1, 0.5,
+        Duration.ofMillis(4), Duration.ofSeconds(5), Duration.ofMillis(500)));
+    SpannerCapacity.Answer last = null;
+    for (int s = 0; s < 10; s++) {
+      last = model.offer(s, 1, 45_000, 45_000);
+    }
+
+    assertThat(last.ok()).isCloseTo(22_500, within(10L));
+    assertThat(last.resourceExhausted()).isCloseTo(22_500, within(10L));
+    assertThat(last.deadlineExceeded()).isZero();
+    assertThat(last.meanLatencySeconds()).isLessThan(1.0);
   }
 
   @Test
