@@ -21,7 +21,6 @@ cd "$WARMGATE_ROOT"
 bash hack/prereqs.sh
 log "building the benchmarks"
 mvn -B -q -ntp -pl benchmarks -am package -DskipTests -Dcheckstyle.skip
-out="${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}"
 mkdir -p "$out"
 args=(--out "$out")
 if [[ "${BENCH_QUICK:-0}" == 1 ]]; then
@@ -75,4 +74,9 @@ if [[ -f "$out/cluster-summary.md" && "${BENCH_QUICK:-0}" != 1 && "$*" == "--onl
   log "copying the cluster figures into README.md and docs/"
   copy_summary "$out/cluster-summary.md" cluster
   cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-cluster.md"
+fi
+
+# A full run of every part ends with the simulator, which writes its own report and chart.
+if [[ $# -eq 0 ]]; then
+  run_simulator
 fi
