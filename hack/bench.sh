@@ -14,14 +14,44 @@
 # ten minutes) runs only when named: `hack/bench.sh --only cluster` rewrites its cluster table
 # and docs/benchmark-cluster.md. So does the freshness part (staleness after a write with change
 # streams, --freshness-<name> value): `hack/bench.sh --only freshness` rewrites its freshness
-# table and docs/benchmark-freshness.md.
+# table and docs/benchmark-freshness.md. The simulator part (the same release at internet scale in
+# the deterministic fleet simulator, against a capacity-modelled Spanner stand-in; a few minutes,
+# seconds with BENCH_QUICK=1) runs after a full run or alone: `hack/bench.sh --only simulator
+# [--<setting> value]` writes simulator-report.md and simulator-origin-reads.svg, stamped with the
+# commit, and, unless quick, copies both into docs/.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cd "$WARMGATE_ROOT"
+out="${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}"
+
+# The fleet simulator: pure computation, no prerequisites beyond the JDK and Maven.
+run_simulator() {
+  log "building the fleet simulator"
+  mvn -B -q -ntp -pl simulator -am package -DskipTests -Dcheckstyle.skip
+  mkdir -p "$out"
+  local sim_args=(--out "$out" --commit "$(git rev-parse HEAD 2>/dev/null || echo unknown)")
+  if [[ "${BENCH_QUICK:-0}" == 1 ]]; then
+    sim_args+=(--quick)
+  fi
+  log "simulating the release at internet scale (${BENCH_QUICK:+quick, }the report is printed at the end)"
+  timed "simulator" java -Xmx6g -cp "simulator/target/classes:$(cat simulator/target/classpath.txt)" \
+    io.warmgate.sim.SimMain "${sim_args[@]}" "$@"
+  if [[ "${BENCH_QUICK:-0}" != 1 ]]; then
+    log "copying the simulator's report and chart into docs/"
+    cp "$out/simulator-report.md" "$WARMGATE_ROOT/docs/simulator-report.md"
+    cp "$out/simulator-origin-reads.svg" "$WARMGATE_ROOT/docs/simulator-origin-reads.svg"
+  fi
+}
+
+if [[ "${1:-}" == "--only" && "${2:-}" == "simulator" ]]; then
+  shift 2
+  run_simulator "$@"
+  exit 0
+fi
+
 bash hack/prereqs.sh
 log "building the benchmarks"
 mvn -B -q -ntp -pl benchmarks -am package -DskipTests -Dcheckstyle.skip
-out="${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}"
 mkdir -p "$out"
 args=(--out "$out")
 if [[ "${BENCH_QUICK:-0}" == 1 ]]; then
@@ -75,4 +105,9 @@ if [[ -f "$out/cluster-summary.md" && "${BENCH_QUICK:-0}" != 1 && "$*" == "--onl
   log "copying the cluster figures into docs/"
   copy_summary "$out/cluster-summary.md" cluster
   cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-cluster.md"
+fi
+
+# A full run of every part ends with the simulator, which writes its own report and chart.
+if [[ $# -eq 0 ]]; then
+  run_simulator
 fi

@@ -1,0 +1,123 @@
+package io.warmgate.operator.gate;
+
+import io.lettuce.core.ScoredValue;
+import io.warmgate.operator.model.GatePhase;
+import io.warmgate.operator.model.TimeoutAction;
+import io.warmgate.operator.model.WarmupMode;
+import io.warmgate.operator.valkey.ControlKeys;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The operator's own rollout gate, driven by the fleet simulator instead of a cluster: the hot set
+ * comes from {@link HotSetForecast} and each evaluation from {@link GateDecision}, both pure, fed
+ * with what the simulated Valkey holds. It lives in the operator's package, in the simulator's
+ * jar, because {@code HotSetForecast} and its {@code Cut} are package-private to the operator;
+ * making them public is an operator change, left to the operator's owners.
+ *
+ * <p>The simulated rollout has one canary step, an indefinite pause where the gate holds; the
+ * canary's agents report schema hash {@link #CANARY_SCHEMA}, the stable ones {@link #STABLE_SCHEMA}.
+ * Not thread-safe.
+ */
+public final class SimulatedGate {
+
+  static final String CANARY_SCHEMA = "new-schema";
+  static final String STABLE_SCHEMA = "old-schema";
+  private static final ControlKeys KEYS = new ControlKeys("deals");
+
+  /** What one evaluation decided: the decision's kind, phase, reason and message. */
+  public record Verdict(Kind kind, GatePhase phase, String reason, String message, int target) {}
+
+  /** The decision's kind, without the operator's types. */
+  public enum Kind { HOLD, RELEASE, ABORT, OPEN_WARM_JOB, PASS }
+
+  private final GateInputs.Warmup warmup;
+  private final Duration l2Ttl;
+  private final RolloutView rollout;
+  private final GateStep step;
+  private HotSetForecast.Cut cut;
+  private GatePhase previous;
+  private boolean holding;
+
+  /**
+   * A gate holding a canary paused at {@code pausedAt}.
+   *
+   * @param l2Ttl the policy's {@code l2Ttl}: the forecast's window
+   */
+  public SimulatedGate(WarmupMode mode, int hotSetSize, int preloadRate, int minCoverage,
+      Duration maxWait, TimeoutAction onTimeout, Duration l2Ttl, Instant pausedAt) {
+    this.warmup = new GateInputs.Warmup(mode, hotSetSize, preloadRate, minCoverage, null, null,
+        maxWait, onTimeout, true);
+    this.l2Ttl = l2Ttl;
+    List<RolloutView.Step> steps = List.of(new RolloutView.Step(true, true));
+    this.rollout = new RolloutView("sim", "deal-service", "uid", "1", steps, "canary", "stable", 0,
+        List.of(new RolloutView.PauseCondition(RolloutView.CANARY_PAUSE_STEP, pausedAt)), false);
+    this.step = GateStep.resolve(steps, null);
+  }
+
+  /**
+   * Chooses the hot set from the tracked ids as the operator does: the top {@code hotSetSize}
+   * tracked ids, cut by the forecast to those expected to be read within {@code l2Ttl}.
+   *
+   * @param ranked tracked ids, hottest first
+   * @param scores their scores relative to {@code landmark}, as the agents store them
+   * @param since when the agents started recording ({@code T:hot:meta} field {@code since})
+   * @return the chosen ids, hottest first
+   */
+  public List<String> chooseHotSet(List<String> ranked, double[] scores, Instant since,
+      Instant landmark, Duration halfLife, int samplePeriod, Instant now) {
+    List<ScoredValue<String>> top = new ArrayList<>();
+    for (int i = 0; i < ranked.size() && i < warmup.hotSetSize(); i++) {
+      top.add(ScoredValue.just(scores[i], ranked.get(i)));
+    }
+    cut = HotSetForecast.of(KEYS, top, String.valueOf(landmark.toEpochMilli()),
+        Map.of("since", String.valueOf(since.toEpochMilli()),
+            "halfLifeMs", String.valueOf(halfLife.toMillis()),
+            "samplePeriod", String.valueOf(samplePeriod)), now, l2Ttl);
+    return cut.ids();
+  }
+
+  /** How the hot set was chosen, as the gate's messages say it. */
+  public String hotSetText() {
+    return cut == null ? "no hot set chosen" : cut.describe();
+  }
+
+  /**
+   * Evaluates the gate at {@code now}.
+   *
+   * @param present hot-set ids whose value is in the canary's namespace
+   * @param jobState the warm job's state ({@code Running}, {@code Done}) or null when none is open
+   * @param filled ids the warm job has loaded
+   */
+  public Verdict evaluate(Instant now, long present, String jobState, long filled) {
+    int total = cut == null ? 0 : cut.size();
+    Coverage coverage = new Coverage(present, total);
+    WarmJob job = jobState == null ? null
+        : new WarmJob(jobState, total, filled, 0, null, hotSetText(), "canary");
+    GateInputs.Observed seen = new GateInputs.Observed(true, null, Set.of(CANARY_SCHEMA),
+        Set.of(STABLE_SCHEMA), coverage, null, job, job == null ? cut : null);
+    Decision d = GateDecision.decide(new GateInputs(rollout, step, warmup, previous, holding,
+        seen, now, Duration.ofSeconds(30), null));
+    previous = d.phase();
+    holding = d instanceof Decision.Hold || d instanceof Decision.OpenWarmJob;
+    Kind kind;
+    int target = 0;
+    if (d instanceof Decision.Hold) {
+      kind = Kind.HOLD;
+    } else if (d instanceof Decision.Release) {
+      kind = Kind.RELEASE;
+    } else if (d instanceof Decision.Abort) {
+      kind = Kind.ABORT;
+    } else if (d instanceof Decision.OpenWarmJob open) {
+      kind = Kind.OPEN_WARM_JOB;
+      target = open.target();
+    } else {
+      kind = Kind.PASS;
+    }
+    return new Verdict(kind, d.phase(), d.reason(), d.message(), target);
+  }
+}
