@@ -280,7 +280,7 @@ public final class ChangeStreamWatcher implements AutoCloseable {
         settings.stream, stateKey, from, java.time.Instant.ofEpochMilli(until));
     try {
       save(valkey, "watermarkLostAt", Long.toString(now), "watermarkLostUntil",
-          Long.toString(until));
+          Long.toString(until), "owner", token);
     } catch (RuntimeException e) {
       log.warn("change stream {}: cannot record the lost watermark: {}", settings.stream,
           e.toString());
