@@ -41,6 +41,8 @@ final class CacheMetrics {
   final Counter fillLapsed;
   final Counter fillTimeout;
   final Counter fillSkipped;
+  /** Fill-lease polls sent again after one failed while the L2 breaker stayed closed, per id. */
+  final Counter fillPollRetried;
   final Timer l2Latency;
   final Timer originLatency;
 
@@ -75,6 +77,7 @@ final class CacheMetrics {
     fillLapsed = counter("warmgate.fill.lease", "outcome", "lapsed");
     fillTimeout = counter("warmgate.fill.lease", "outcome", "timeout");
     fillSkipped = counter("warmgate.fill.lease", "outcome", "skipped");
+    fillPollRetried = counter("warmgate.fill.poll.retries");
     l2Latency = latency("l2");
     originLatency = latency("origin");
   }

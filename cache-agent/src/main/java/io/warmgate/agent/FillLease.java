@@ -46,7 +46,9 @@ import org.slf4j.LoggerFactory;
  *       failed holder costs one more read, never one per waiter. A waiter that is still waiting
  *       {@code fillWait} after it asked reads the origin itself (<b>timeout</b>).
  *   <li><b>skipped</b>: the lookup's L2 read failed, the L2 breaker is not closed, or the lease
- *       command or a poll failed: no wait, the origin is read at once.
+ *       command failed: no wait, the origin is read at once. A poll that fails while the breaker
+ *       stays closed (one reply late under load) is sent again at the next interval
+ *       (<b>poll retried</b>); once the breaker opens, the waiters read the origin.
  * </ul>
  * So a lookup waits for a live holder up to {@code fillWait} (by default the origin's timeout: no
  * longer than its own read could take), for a dead one about one lease TTL, for a failed one not
@@ -324,6 +326,10 @@ final class FillLease<V> {
       delay = nextPoll(delay, System.nanoTime() - start);
       List<L2Tier.Fill<V>> polled = await(l2.readFill(wait, timeout), timeout);
       if (polled == null) {
+        if (store.breakerState() == CircuitBreaker.State.CLOSED) {
+          metrics.fillPollRetried.increment(wait.size());
+          continue; // one slow reply, not L2 down: poll again, as a lookup's wait does
+        }
         metrics.fillSkipped.increment(wait.size());
         load.addAll(wait);
         break;
@@ -459,7 +465,16 @@ final class FillLease<V> {
   private void polled(List<String> ids, List<L2Tier.Fill<V>> fills, Throwable error, long deadline,
       long delayNanos, Misses<V> misses) {
     if (error != null) {
-      skip(ids, misses); // counted and logged by the store's listener
+      // Counted and logged by the store's listener. One slow reply under load is not L2 down (the
+      // breaker decides that): the waiters poll again rather than all read the origin at once.
+      if (store.breakerState() == CircuitBreaker.State.CLOSED
+          && deadline - System.nanoTime() > 0) {
+        metrics.fillPollRetried.increment(ids.size());
+        long waited = System.nanoTime() - (deadline - fillWaitNanos);
+        schedule(ids, deadline, nextPoll(delayNanos, waited), misses);
+      } else {
+        skip(ids, misses);
+      }
       return;
     }
     List<String> lapsed = new ArrayList<>();

@@ -275,6 +275,35 @@ class FillLeaseIT {
     awaitNoLeaseLeft();
   }
 
+  /**
+   * One late reply is not L2 down: the waiter's polls time out while its server is stalled for
+   * 300 ms (its L2 timeout is 100 ms, too few failures to open its breaker), and it polls again
+   * instead of reading the origin, then serves the holder's value.
+   */
+  @Test
+  void aWaiterWhosePollTimesOutPollsAgainInsteadOfReadingTheOrigin() throws Exception {
+    Pod a = pod("a", LONG_WAIT);
+    Pod b = pod("b", LONG_WAIT, w -> w.l2Timeout(Duration.ofMillis(100)));
+    String id = IDS.get(7);
+    CompletableFuture<String> holder = heldLookup(a, id);
+    CompletableFuture<String> waiter = b.cache.getAsync(id);
+    awaitLeaseAttempts(2);
+
+    valkey.pauseAllOf(keys(a).fillKey(id), Duration.ofMillis(300));
+    TimeUnit.MILLISECONDS.sleep(700);
+    assertThat(reads.get(id)).as("origin reads of %s while a holds it", id).hasValue(1);
+    assertThat(waiter).as("b still waits for a after its polls failed").isNotDone();
+    assertThat(b.count("warmgate.fill.poll.retries")).isPositive();
+    a.origin.release();
+
+    assertThat(waiter.get(5, TimeUnit.SECONDS)).isEqualTo("D" + id);
+    assertThat(holder.join()).isEqualTo("D" + id);
+    assertThat(b.lease("waited")).isEqualTo(1);
+    assertThat(b.lease("skipped") + b.lease("timeout") + b.lease("lapsed")).isZero();
+    assertThat(reads.get(id)).as("the holder's read only").hasValue(1);
+    awaitNoLeaseLeft();
+  }
+
   @Test
   void whenTheHolderFailsTheWaiterReadsTheOriginItselfAtOnce() {
     Pod a = pod("a", LONG_WAIT);

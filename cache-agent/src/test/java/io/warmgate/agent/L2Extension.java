@@ -214,10 +214,22 @@ public final class L2Extension implements BeforeEachCallback, AfterEachCallback 
    * reads go on, as a primary slowed by a fork or a full disk would.
    */
   public void pauseWritesOf(String key, Duration pause) {
+    pause(key, pause, "WRITE");
+  }
+
+  /**
+   * {@code CLIENT PAUSE <ms> ALL} on the primary that serves {@code key}: for {@code pause} it
+   * answers no client's command, reads included, as a primary stalled by a long command would.
+   */
+  public void pauseAllOf(String key, Duration pause) {
+    pause(key, pause, "ALL");
+  }
+
+  private void pause(String key, Duration pause, String which) {
     StatefulRedisConnection<String, String> node =
         mode == L2Mode.STANDALONE ? nodes.get(0) : primaryOf(SlotHash.getSlot(key));
     node.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
-        new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(pause.toMillis()).add("WRITE"));
+        new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(pause.toMillis()).add(which));
   }
 
   /** The connection to the primary that serves {@code slot}, by {@code CLUSTER SLOTS}. */
