@@ -173,7 +173,24 @@ public final class ChangeStreamWatcher implements AutoCloseable {
 
   /** Whether readers of reading {@code gen} may go on: it is current and the lock is held. */
   private boolean holding(long gen) {
-    return gen == generation && !closed && lockConfirmed();
+    if (gen != generation || closed) {
+      return false;
+    }
+    if (!lockConfirmed()) {
+      fence(); // noticed here first when the heartbeat's renewal is stuck on a cut-off link
+      return false;
+    }
+    return true;
+  }
+
+  /** Stops reading, once, when no renewal confirmed the lock in time; counts and logs it. */
+  private synchronized void fence() {
+    if (leading && !lockConfirmed()) {
+      log.warn("change stream {}: could not renew the reader lock within {} s; stopped reading, "
+          + "so that another pod can take over", settings.stream, LOCK_SECONDS);
+      fenced.increment();
+      stopReading();
+    }
   }
 
   /** Whether the last confirmed acquire or renewal still covers now, less the margin. */
@@ -210,12 +227,7 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   }
 
   private void lead() {
-    if (leading && !lockConfirmed()) {
-      log.warn("change stream {}: could not renew the reader lock within {} s; stopped reading, "
-          + "so that another pod can take over", settings.stream, LOCK_SECONDS);
-      fenced.increment();
-      stopReading();
-    }
+    fence();
     ValkeyConnection<String> valkey = connection();
     if (valkey == null) {
       return;
