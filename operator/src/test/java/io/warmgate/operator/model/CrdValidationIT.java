@@ -93,7 +93,7 @@ class CrdValidationIT {
     assertThat(crd.getSpec().getNames().getShortNames()).containsExactly("cpol");
     assertThat(crd.getSpec().getVersions().get(0).getAdditionalPrinterColumns())
         .extracting(c -> c.getName())
-        .containsExactlyInAnyOrder("Target", "Ready", "Gate", "Stable", "Canary", "Coverage", "Age");
+        .containsExactlyInAnyOrder("Target", "Ready", "Gate", "Stable", "Canary", "Coverage", "Peak", "Age");
   }
 
   static Stream<Path> invalidPolicies() throws IOException, URISyntaxException {
