@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.javaoperatorsdk.operator.processing.Controller;
-import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -73,9 +72,7 @@ public final class WarmgateOperator implements AutoCloseable {
       o.withKubernetesClient(client)
           .withCloseClientOnStop(false)
           .withReconciliationTerminationTimeout(settings.shutdownTimeout())
-          .withMetrics(new ReconcileErrorMetrics(
-              MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(registry).build(),
-              registry));
+          .withMetrics(ReconcileErrorMetrics.overJosdk(registry));
       if (settings.leaderElection()) {
         o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
             .aLeaderElectionConfiguration(settings.leaseName())

@@ -88,6 +88,9 @@ class RbacIT {
       String metrics = body(operator, "/metrics");
       assertThat(metrics).contains("jvm_memory_used_bytes").contains("warmgate_valkey_clients")
           .contains("operator_sdk_");
+      assertThat(metrics.lines().filter(l -> l.startsWith("operator_sdk_")))
+          .as("JOSDK's series are per controller, none names the policy")
+          .noneMatch(l -> l.contains("\"deals\"") || l.contains("\"" + ns + "\""));
 
       gateReleasesAHeldRollout(admin, policies, ns);
 

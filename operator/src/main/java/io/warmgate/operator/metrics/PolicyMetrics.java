@@ -7,11 +7,10 @@ import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.ForecastStatus;
-import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
-import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
+import io.warmgate.operator.status.Conditions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,34 +26,44 @@ import java.util.stream.Stream;
 /**
  * Gauges of every CachePolicy's status, read from the operator's cached copies each time
  * {@link #refresh()} runs (right before {@code /metrics} is rendered), so they never lag the status
- * by more than a scrape. Every series is labelled {@code namespace} and {@code policy}; the other
- * labels take values from closed sets (phases, condition types, statuses and reasons, roles), so a
- * policy contributes a bounded number of series, none per id, pod or schema hash:
+ * by more than a scrape. Every series is labelled {@code namespace} and {@code policy}. A policy
+ * contributes at most 10 series (at 1,000 policies every series counts): a state is one series
+ * whose labels name the state, as kube-state-metrics does, and what the spec or another scrape
+ * target already says is not repeated here ({@code PolicySeriesTest} holds the bound):
  *
  * <ul>
- *   <li>{@code warmgate_gate_phase{phase}}: 1 for the gate's current phase, 0 for the other six
- *       (policies whose gate has run: Rollout targets);
+ *   <li>{@code warmgate_gate_phase{phase}}: 1, labelled with the gate's current phase (policies
+ *       whose gate has run: Rollout targets). The series changes its label when the phase changes,
+ *       rather than one series per phase at 0 or 1 or a numeric phase code: {@code
+ *       warmgate_gate_phase{phase="TimedOut"}} still selects a phase by name, a dashboard shows the
+ *       name, and no code table has to follow the enum;
  *   <li>{@code warmgate_gate_held_seconds}: how long the gate has held the current canary, 0 while
  *       it holds nothing;
- *   <li>{@code warmgate_gate_coverage_ratio} and {@code warmgate_gate_coverage_target_ratio}: the
- *       canary's coverage of its hot set and the coverage it needs (0–1), while known;
- *   <li>{@code warmgate_gate_forecast_peak_reads_per_second} and
- *       {@code warmgate_gate_forecast_origin_reads_per_second}: the origin reads per second a
- *       release now would add at its peak, and the steady origin rate it comes on top of
- *       ({@code status.gate.forecast}), while forecast;
- *   <li>{@code warmgate_gate_origin_budget_reads_per_second}: {@code warmup.originBudget}, while
- *       forecast with a budget set;
- *   <li>{@code warmgate_gate_preload_rate_ids_per_second}: the rate the preloading agent loads at
- *       now, while it reports one;
- *   <li>{@code warmgate_policy_condition{condition,status,reason}}: 1 per condition of the status;
- *   <li>{@code warmgate_policy_agents{role}}: agents registered in Valkey for the Stable and Canary
- *       schema hashes ({@code role="None"} for hashes of neither), as the status last recorded;
- *   <li>{@code warmgate_policy_target_ready_replicas}: ready replicas of the target workload.
+ *   <li>{@code warmgate_gate_coverage_ratio}: the canary's coverage of its hot set (0–1), while
+ *       known; the coverage it needs is the spec's {@code warmup.minCoverage};
+ *   <li>{@code warmgate_gate_forecast_peak_reads_per_second}: the origin reads per second a release
+ *       now would add at its peak, while forecast. The steady rate it comes on top of and the
+ *       preload rate are the agents' own {@code warmgate_origin_keys_total} and
+ *       {@code warmgate_preload_rate_ids_per_second}; the budget is {@code warmup.originBudget};
+ *   <li>{@code warmgate_policy_agents}: agents registered in Valkey for any of the policy's schema
+ *       hashes, as the status last recorded (Rollout targets); {@code status.keySpaces} splits
+ *       them by role;
+ *   <li>{@code warmgate_policy_target_ready_replicas}: ready replicas of the target workload;
+ *   <li>{@code warmgate_policy_condition{condition,status,reason}}: 1 for each of the conditions
+ *       the alerts read, {@code Ready} (its reason is the first failing check, ReconcileFailed
+ *       included), {@code L2Reachable} and {@code RolloutHeld} (its reason says why the gate holds,
+ *       or {@code GatedByAnotherPolicy} when {@code Conflict} is True), and of
+ *       {@code ChangesFollowed}, which no other series reports. {@code Warmed} and
+ *       {@code Conflict} are left out: the phase, coverage and {@code RolloutHeld} say the same.
  * </ul>
  *
  * <p>Thread-safe; {@link #refresh()} is cheap (no API or Valkey call).
  */
 public final class PolicyMetrics {
+
+  /** The condition types exported: those the alerts read, and ChangesFollowed. */
+  static final List<String> CONDITIONS = List.of(Conditions.READY, Conditions.L2_REACHABLE,
+      Conditions.ROLLOUT_HELD, Conditions.CHANGES_FOLLOWED);
 
   /** Ready replicas of a policy's target, from the operator's informers. */
   @FunctionalInterface
@@ -70,11 +79,7 @@ public final class PolicyMetrics {
   private final MultiGauge phase;
   private final MultiGauge held;
   private final MultiGauge coverage;
-  private final MultiGauge coverageTarget;
   private final MultiGauge forecastPeak;
-  private final MultiGauge forecastOrigin;
-  private final MultiGauge budget;
-  private final MultiGauge preloadRate;
   private final MultiGauge condition;
   private final MultiGauge agents;
   private final MultiGauge ready;
@@ -89,7 +94,7 @@ public final class PolicyMetrics {
     this.targets = Objects.requireNonNull(targets, "targets");
     this.clock = Objects.requireNonNull(clock, "clock");
     phase = MultiGauge.builder("warmgate.gate.phase")
-        .description("1 for the rollout gate's current phase, 0 for the others")
+        .description("1, labelled with the rollout gate's current phase")
         .register(registry);
     held = MultiGauge.builder("warmgate.gate.held").baseUnit("seconds")
         .description("How long the gate has held the current canary; 0 while it holds nothing")
@@ -97,31 +102,18 @@ public final class PolicyMetrics {
     coverage = MultiGauge.builder("warmgate.gate.coverage").baseUnit("ratio")
         .description("Share (0-1) of the hot set present in the canary's namespace")
         .register(registry);
-    coverageTarget = MultiGauge.builder("warmgate.gate.coverage.target").baseUnit("ratio")
-        .description("Share (0-1) of the hot set the canary needs (warmup.minCoverage)")
-        .register(registry);
     forecastPeak = MultiGauge.builder("warmgate.gate.forecast.peak")
         .baseUnit("reads.per.second")
         .description("Origin reads per second a release of the canary now would add at its "
             + "peak (forecast)")
         .register(registry);
-    forecastOrigin = MultiGauge.builder("warmgate.gate.forecast.origin")
-        .baseUnit("reads.per.second")
-        .description("Steady origin reads per second the forecast peak comes on top of")
-        .register(registry);
-    budget = MultiGauge.builder("warmgate.gate.origin.budget").baseUnit("reads.per.second")
-        .description("warmup.originBudget: origin reads per second the gate releases under")
-        .register(registry);
-    preloadRate = MultiGauge.builder("warmgate.gate.preload.rate").baseUnit("ids.per.second")
-        .description("Ids per second the preloading agent loads at now")
-        .register(registry);
     condition = MultiGauge.builder("warmgate.policy.condition")
-        .description("1 for each status condition of a CachePolicy, labelled with its status "
-            + "and reason")
+        .description("1 for each of the Ready, L2Reachable, RolloutHeld and ChangesFollowed "
+            + "conditions of a CachePolicy, labelled with its status and reason")
         .register(registry);
     agents = MultiGauge.builder("warmgate.policy.agents")
-        .description("Agents registered in Valkey for the policy's Stable and Canary schema "
-            + "hashes, as its status last recorded")
+        .description("Agents registered in Valkey for the policy's schema hashes, as its status "
+            + "last recorded")
         .register(registry);
     ready = MultiGauge.builder("warmgate.policy.target.ready.replicas")
         .description("Ready replicas of the policy's target workload")
@@ -134,12 +126,8 @@ public final class PolicyMetrics {
     List<MultiGauge.Row<?>> phases = new ArrayList<>();
     List<MultiGauge.Row<?>> helds = new ArrayList<>();
     List<MultiGauge.Row<?>> coverages = new ArrayList<>();
-    List<MultiGauge.Row<?>> coverageTargets = new ArrayList<>();
     List<MultiGauge.Row<?>> conditions = new ArrayList<>();
     List<MultiGauge.Row<?>> peaks = new ArrayList<>();
-    List<MultiGauge.Row<?>> origins = new ArrayList<>();
-    List<MultiGauge.Row<?>> budgets = new ArrayList<>();
-    List<MultiGauge.Row<?>> preloadRates = new ArrayList<>();
     List<MultiGauge.Row<?>> agentRows = new ArrayList<>();
     List<MultiGauge.Row<?>> readyRows = new ArrayList<>();
     policies.get().forEach(policy -> {
@@ -154,7 +142,7 @@ public final class PolicyMetrics {
         return;
       }
       for (Condition c : status.getConditions()) {
-        if (c.getType() != null) {
+        if (CONDITIONS.contains(c.getType())) {
           conditions.add(MultiGauge.Row.of(tags.and("condition", c.getType(),
               "status", Objects.requireNonNullElse(c.getStatus(), Condition.UNKNOWN),
               "reason", Objects.requireNonNullElse(c.getReason(), "")), 1));
@@ -164,57 +152,24 @@ public final class PolicyMetrics {
       if (gate == null || !isRollout(policy)) {
         return;
       }
-      for (GatePhase p : GatePhase.values()) {
-        phases.add(MultiGauge.Row.of(tags.and("phase", p.name()), p == gate.getPhase() ? 1 : 0));
+      if (gate.getPhase() != null) {
+        phases.add(MultiGauge.Row.of(tags.and("phase", gate.getPhase().name()), 1));
       }
       helds.add(MultiGauge.Row.of(tags, heldSeconds(status, gate, now)));
       if (gate.getCoverage() != null) {
         coverages.add(MultiGauge.Row.of(tags, gate.getCoverage() / 100.0));
       }
-      if (gate.getTarget() != null) {
-        coverageTargets.add(MultiGauge.Row.of(tags, gate.getTarget() / 100.0));
-      }
       ForecastStatus forecast = gate.getForecast();
-      if (forecast != null) {
-        if (forecast.getPeak() != null) {
-          peaks.add(MultiGauge.Row.of(tags, forecast.getPeak()));
-        }
-        if (forecast.getOriginRate() != null) {
-          origins.add(MultiGauge.Row.of(tags, forecast.getOriginRate()));
-        }
-        if (forecast.getBudget() != null) {
-          budgets.add(MultiGauge.Row.of(tags, forecast.getBudget()));
-        }
-        if (forecast.getPreloadRate() != null) {
-          preloadRates.add(MultiGauge.Row.of(tags, forecast.getPreloadRate()));
-        }
+      if (forecast != null && forecast.getPeak() != null) {
+        peaks.add(MultiGauge.Row.of(tags, forecast.getPeak()));
       }
-      int stable = 0;
-      int canary = 0;
-      int none = 0;
-      for (KeySpaceStatus ns : status.getKeySpaces()) {
-        int n = ns.getAgents() == null ? 0 : ns.getAgents();
-        if (ns.getRole() == null) {
-          none += n;
-        } else {
-          switch (ns.getRole()) {
-            case Stable -> stable += n;
-            case Canary -> canary += n;
-          }
-        }
-      }
-      agentRows.add(MultiGauge.Row.of(tags.and("role", "Stable"), stable));
-      agentRows.add(MultiGauge.Row.of(tags.and("role", "Canary"), canary));
-      agentRows.add(MultiGauge.Row.of(tags.and("role", "None"), none));
+      agentRows.add(MultiGauge.Row.of(tags, status.getKeySpaces().stream()
+          .mapToInt(ns -> ns.getAgents() == null ? 0 : ns.getAgents()).sum()));
     });
     phase.register(phases, true);
     held.register(helds, true);
     coverage.register(coverages, true);
-    coverageTarget.register(coverageTargets, true);
     forecastPeak.register(peaks, true);
-    forecastOrigin.register(origins, true);
-    budget.register(budgets, true);
-    preloadRate.register(preloadRates, true);
     condition.register(conditions, true);
     agents.register(agentRows, true);
     ready.register(readyRows, true);
@@ -230,8 +185,7 @@ public final class PolicyMetrics {
    * {@code RolloutHeld} became True) while {@code RolloutHeld} is True; 0 otherwise.
    */
   static double heldSeconds(CachePolicyStatus status, GateStatus gate, Instant now) {
-    Optional<Condition> rolloutHeld = status.getConditions().stream()
-        .filter(c -> "RolloutHeld".equals(c.getType())).findFirst();
+    Optional<Condition> rolloutHeld = Conditions.find(status, Conditions.ROLLOUT_HELD);
     if (rolloutHeld.isEmpty() || !Condition.TRUE.equals(rolloutHeld.get().getStatus())) {
       return 0;
     }
