@@ -6,7 +6,8 @@
 #   - Argo Rollouts is installed from manifests/install.yaml of the module hack/tools/argo-rollouts pins;
 #   - Valkey and the Cloud Spanner emulator run as Deployments in namespace warmgate-e2e. The emulator
 #     image is built here from the locally installed emulator_main on a slim base image: pods reach it
-#     through a Service like any database, and the outage scenario can kill it (scale to zero);
+#     through a Service like any database, and the outage scenarios can kill it (scale to zero) or
+#     freeze it (SIGSTOP through kubectl exec; the pod shares its process namespace for that);
 #   - the warmgate chart is installed with the operator image built here;
 # then the suite runs with WARMGATE_E2E_KUBECONFIG and WARMGATE_E2E_IN_CLUSTER=1: it seeds the deals
 # itself and reaches Valkey, Spanner and the pods through port-forwards.
@@ -174,6 +175,9 @@ spec:
   template:
     metadata: {labels: {app: spanner-emulator}}
     spec:
+      # The emulator is then not PID 1 of its namespace, so the suite can freeze it with SIGSTOP
+      # (kubectl exec) and keep its in-memory rows: PID 1 ignores signals sent from inside.
+      shareProcessNamespace: true
       containers:
         - name: emulator
           image: $EMULATOR_IMAGE

@@ -10,6 +10,7 @@ import com.google.cloud.spanner.SpannerOptions;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.LocalPortForward;
+import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.fabric8.kubernetes.client.dsl.RollableScalableResource;
 import io.fabric8.kubernetes.client.readiness.Readiness;
 import io.lettuce.core.RedisClient;
@@ -17,8 +18,10 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.warmgate.testing.EmulatorDatabase;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.SpannerEmulator;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +30,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -34,7 +40,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The stack of {@code hack/kind-e2e.sh}: the operator is the chart's Deployment, the pods are real
  * pods of the deal-service image, Valkey and the Spanner emulator run as Deployments in namespace
  * {@value #SERVICES_NAMESPACE}. The test reaches Valkey, Spanner and each pod through port-forwards.
- * Killing the operator or Spanner scales its Deployment to zero and force-deletes its pods.
+ * Killing the operator or Spanner scales its Deployment to zero and force-deletes its pods; freezing
+ * Spanner stops its process with SIGSTOP.
  */
 final class InClusterStack implements Stack {
 
@@ -45,6 +52,8 @@ final class InClusterStack implements Stack {
   private static final int VALKEY_PORT = 6379;
   private static final String SPANNER = "spanner-emulator";
   private static final int SPANNER_PORT = 9010;
+  private static final String SPANNER_CONTAINER = "emulator";
+  private static final String EMULATOR_PROCESS = "emulator_main";
   private static final int APP_PORT = 8080;
   private static final String APP_IMAGE =
       Objects.requireNonNullElse(System.getenv("WARMGATE_E2E_APP_IMAGE"), "warmgate/deal-service:dev");
@@ -155,18 +164,45 @@ final class InClusterStack implements Stack {
   }
 
   /**
-   * Not available here: a container's main process ignores SIGSTOP sent from inside its own PID
-   * namespace, and the emulator keeps its rows only in memory, so scaling it down is no freeze.
+   * Stops the emulator with SIGSTOP sent through {@code kubectl exec}: its pod shares its process
+   * namespace ({@code hack/kind-e2e.sh}), so the emulator is not PID 1 there and takes the signal,
+   * and it keeps its in-memory rows. Its socket still accepts connections, which then hang.
    */
   @Override
   public void freezeSpanner() {
-    throw new UnsupportedOperationException("freezing the Spanner emulator needs the local stack: "
-        + "in a cluster its pod cannot be stopped without losing its rows");
+    signalSpanner("STOP");
   }
 
   @Override
   public void thawSpanner() {
-    throw new UnsupportedOperationException("freezing the Spanner emulator needs the local stack");
+    signalSpanner("CONT");
+  }
+
+  private void signalSpanner(String signal) {
+    String pod = client.pods().inNamespace(SERVICES_NAMESPACE).withLabel("app", SPANNER).list().getItems().stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null && Readiness.isPodReady(p))
+        .map(p -> p.getMetadata().getName()).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no ready pod of Deployment " + SERVICES_NAMESPACE + "/" + SPANNER
+            + " to send SIG" + signal + " to"));
+    // The image has a shell but no procps: find the process by its name under /proc.
+    String script = "found=0; for d in /proc/[0-9]*; do"
+        + " if [ \"$(cat $d/comm 2>/dev/null)\" = " + EMULATOR_PROCESS + " ]; then kill -" + signal + " ${d#/proc/} && found=1; fi;"
+        + " done; [ $found = 1 ] || { echo 'no " + EMULATOR_PROCESS + " process in the pod' >&2; exit 1; }";
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    try (ExecWatch exec = client.pods().inNamespace(SERVICES_NAMESPACE).withName(pod).inContainer(SPANNER_CONTAINER)
+        .writingError(stderr).exec("sh", "-c", script)) {
+      int exit = exec.exitCode().get(1, TimeUnit.MINUTES);
+      if (exit != 0) {
+        throw new IllegalStateException("SIG" + signal + " to the emulator in pod " + SERVICES_NAMESPACE + "/" + pod
+            + " failed (exit " + exit + "): " + stderr.toString(StandardCharsets.UTF_8).strip());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while sending SIG" + signal + " to the emulator", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("SIG" + signal + " to the emulator in pod " + SERVICES_NAMESPACE + "/" + pod
+          + " did not complete", e);
+    }
   }
 
   /** Scales Valkey to zero and force-deletes its pod; the port-forward goes with it. */
