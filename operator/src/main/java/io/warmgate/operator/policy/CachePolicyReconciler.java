@@ -151,6 +151,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         InformerEventSourceConfiguration.from(Deployment.class, CachePolicy.class)
             .withName("deployments")
             .withNamespacesInheritedFromController()
+            .withItemStore(new DeploymentIdentityStore())
             .withSecondaryToPrimaryMapper((Deployment d) -> policiesBy(context, TARGET_INDEX,
                 targetKey(d.getMetadata().getNamespace(), "Deployment",
                     d.getMetadata().getName())))
@@ -164,6 +165,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
               CachePolicy.class)
           .withName("rollouts")
           .withNamespacesInheritedFromController()
+          .withItemStore(TrimmedRollouts.store())
           .withSecondaryToPrimaryMapper((GenericKubernetesResource r) -> policiesBy(context,
               TARGET_INDEX, targetKey(r.getMetadata().getNamespace(), "Rollout",
                   r.getMetadata().getName())))
