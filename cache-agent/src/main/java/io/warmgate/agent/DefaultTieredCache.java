@@ -460,6 +460,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       held.release();
       IllegalStateException error = new IllegalStateException("cache '" + name
           + "' could not start an origin load: " + (closed ? "the cache is closed"
+          : e instanceof LoaderQueueFull ? e.getMessage()
           : "its executor rejected the task (" + e.getMessage()
           + "); give it a larger queue or more threads"), e);
       for (String id : ids) {

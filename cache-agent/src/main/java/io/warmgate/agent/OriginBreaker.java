@@ -3,34 +3,54 @@ package io.warmgate.agent;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The circuit breaker in front of the origin. A call that threw counts as a failure, any answer
- * (not-found ids included) as a success; once too many recent calls failed, calls are refused
- * until the wait is over; then a few probe calls are let through: all succeed and it closes, one
- * fails and it opens again. Thread-safe.
+ * (not-found ids included) as a success, and an answer later than the slow-call threshold as
+ * slow; once too many recent calls failed, or too many were slow, calls are refused until the
+ * wait is over; then a few probe calls are let through: all succeed and it closes, one fails and
+ * it opens again. Opening on slow calls sheds load from an origin that is saturated but still
+ * answers, before its calls start to time out. Thread-safe.
  */
 final class OriginBreaker {
 
   private final CircuitBreaker breaker;
   private final InstantSource clock;
   private final long waitMillis;
+  private final Duration slowCall;
   private volatile long openedAtMillis;
+  private volatile String openedBecause = "recent failures";
   private volatile Throwable lastError;
 
-  OriginBreaker(CircuitBreakerConfig config, InstantSource clock) {
+  OriginBreaker(CircuitBreakerConfig config, InstantSource clock, Duration slowCall) {
     this.breaker = CircuitBreaker.of("warmgate-origin", config);
     this.clock = clock;
     this.waitMillis = config.getWaitIntervalFunctionInOpenState().apply(1);
+    this.slowCall = slowCall;
     // resilience4j does not say when an open breaker lets calls through again; the messages do.
     breaker.getEventPublisher().onStateTransition(e -> {
       if (e.getStateTransition().getToState() == CircuitBreaker.State.OPEN) {
         openedAtMillis = clock.millis();
+        openedBecause = because(breaker.getMetrics());
       }
     });
+  }
+
+  private String because(CircuitBreaker.Metrics metrics) {
+    boolean slow = metrics.getSlowCallRate() >= breaker.getCircuitBreakerConfig().getSlowCallRateThreshold()
+        && metrics.getFailureRate() < breaker.getCircuitBreakerConfig().getFailureRateThreshold();
+    if (!slow) {
+      return "recent failures";
+    }
+    lastError = null;
+    return String.format(Locale.ROOT, "%d of its last %d calls took longer than %.1f s "
+        + "(%.0f %% of the origin's timeout): the origin is saturated", metrics.getNumberOfSlowCalls(),
+        metrics.getNumberOfBufferedCalls(), slowCall.toMillis() / 1000.0,
+        WarmGate.SLOW_CALL_SHARE_OF_TIMEOUT * 100);
   }
 
   /**
@@ -68,11 +88,11 @@ final class OriginBreaker {
   /** Says why the origin was not called and when it will be tried again. */
   String refusal() {
     if (breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
-      return "the origin was not called: its circuit breaker is half-open after recent failures and "
+      return "the origin was not called: its circuit breaker is half-open after " + openedBecause + " and "
           + "its probe calls are still running";
     }
     long left = openedAtMillis + waitMillis - clock.millis();
-    return "the origin was not called: its circuit breaker is open after recent failures and "
+    return "the origin was not called: its circuit breaker is open after " + openedBecause + " and "
         + (left > 0 ? String.format(Locale.ROOT, "probes it again in %.1f s", left / 1000.0)
             : "probes it again with the next load");
   }

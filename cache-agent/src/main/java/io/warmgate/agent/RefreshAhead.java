@@ -103,7 +103,8 @@ final class RefreshAhead<V> {
           LeaseRenewer.Hold hold = renewer.hold(lockKeys, token);
           try {
             executor.execute(() -> reloadAndRelease(won, token, hold));
-          } catch (RejectedExecutionException closed) {
+          } catch (RejectedExecutionException closedOrFull) {
+            // A refresh is optional: with the cache closed or its loader queue full, let it go.
             hold.end();
             release(won, token);
           }

@@ -55,6 +55,16 @@ public final class WarmGate<V> {
   /** Threads the default completion pool may add while its threads block in lookups. */
   static final int MAX_SPARE_COMPLETION_THREADS = 64;
 
+  /** Origin loads the default loader pool lets wait for a thread; see {@link #loaderQueue}. */
+  public static final int DEFAULT_LOADER_QUEUE = 1_000;
+
+  /**
+   * An origin call that lasts longer than this share of the origin's timeout counts as slow, and
+   * slow calls open the origin breaker as failed ones do: an origin that answers that late is
+   * saturated, and more calls would only keep it so.
+   */
+  static final double SLOW_CALL_SHARE_OF_TIMEOUT = 0.8;
+
   private final Class<V> type;
   private final Origin<V> origin;
   private String cacheName;
@@ -83,6 +93,7 @@ public final class WarmGate<V> {
   private InstantSource clock = InstantSource.system();
   private MeterRegistry meterRegistry;
   private Executor executor;
+  private int loaderQueue = DEFAULT_LOADER_QUEUE;
   private Executor completionExecutor;
   private ObjectMapper objectMapper;
 
@@ -372,6 +383,23 @@ public final class WarmGate<V> {
   }
 
   /**
+   * How many origin loads (one per batch of ids) the default loader pool lets wait for a thread
+   * (default {@value #DEFAULT_LOADER_QUEUE}). An origin that answers slowly fills it; past it a
+   * lookup that needs the origin fails at once with an {@link IllegalStateException} saying so, where
+   * an unbounded queue would hold every caller's batch until the heap ran out. Not used with
+   * {@link #executor}, whose own queue bounds it.
+   */
+  public WarmGate<V> loaderQueue(int loads) {
+    if (loads < 1) {
+      throw new IllegalArgumentException("loaderQueue must be at least 1, got " + loads
+          + ": the number of origin loads that may wait for a loader thread, such as "
+          + DEFAULT_LOADER_QUEUE);
+    }
+    this.loaderQueue = loads;
+    return this;
+  }
+
+  /**
    * Decodes L2 replies and completes the futures of {@link TieredCache#getAsync} and
    * {@link TieredCache#getAllAsync} there, so that neither happens on the L2 client's I/O threads
    * (default: a fork-join pool of daemon threads, one per processor, owned and closed by the
@@ -422,14 +450,15 @@ public final class WarmGate<V> {
     MeterRegistry registry = meterRegistry != null ? meterRegistry : new SimpleMeterRegistry();
     s.metrics = new CacheMetrics(registry, cacheName);
     s.origin = countingNotFound(origin, s.metrics);
-    s.originBreaker = new OriginBreaker(originBreakerConfig(), clock);
+    Duration timeout = originTimeout(origin);
+    s.originBreaker = new OriginBreaker(originBreakerConfig(timeout), clock, slowCall(timeout));
     s.metrics.originBreakerState(s.originBreaker::state);
     s.l1 = new L1Cache<>(l1MaxSize, l1Ttl, negativeL1, maxStaleness, staleIfError, clock, ticker);
     s.l2Ttl = l2Ttl;
     s.negativeL2Ttl = negativeTtl != null ? negativeTtl : l2Ttl;
     s.refreshAhead = refreshAhead;
     s.lockTtl = lockTtl;
-    s.originTimeout = originTimeout(origin);
+    s.originTimeout = timeout;
     s.fillWait = fillWait != null ? fillWait : s.originTimeout;
     s.maxStaleness = maxStaleness;
     s.staleIfError = staleIfError;
@@ -439,7 +468,7 @@ public final class WarmGate<V> {
     if (executor != null) {
       s.executor = executor;
     } else {
-      ThreadPoolExecutor pool = loaderPool(cacheName);
+      ThreadPoolExecutor pool = loaderPool(cacheName, loaderQueue);
       s.executor = pool;
       s.ownedExecutor = pool;
     }
@@ -531,26 +560,37 @@ public final class WarmGate<V> {
   }
 
   /** Origin calls are fewer and slower than L2 commands, hence a shorter window and fewer probes. */
-  private CircuitBreakerConfig originBreakerConfig() {
+  private static Duration slowCall(Duration originTimeout) {
+    return Duration.ofNanos((long) (originTimeout.toNanos() * SLOW_CALL_SHARE_OF_TIMEOUT));
+  }
+
+  private CircuitBreakerConfig originBreakerConfig(Duration originTimeout) {
     return CircuitBreakerConfig.custom()
         .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
         .slidingWindowSize(10)
         .minimumNumberOfCalls(5)
         .failureRateThreshold(50)
+        .slowCallDurationThreshold(slowCall(originTimeout))
+        .slowCallRateThreshold(50)
         .waitDurationInOpenState(originBreakerWait)
         .permittedNumberOfCallsInHalfOpenState(2)
         .clock(clock.withZone(ZoneOffset.UTC))
         .build();
   }
 
-  private static ThreadPoolExecutor loaderPool(String cacheName) {
+  private static ThreadPoolExecutor loaderPool(String cacheName, int queue) {
     AtomicInteger n = new AtomicInteger();
     int threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
     ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), r -> {
+        new LinkedBlockingQueue<>(queue), r -> {
           Thread t = new Thread(r, "warmgate-" + cacheName + "-loader-" + n.incrementAndGet());
           t.setDaemon(true);
           return t;
+        }, (task, full) -> {
+          throw new LoaderQueueFull("its " + queue + " queued origin loads all wait for its "
+              + threads + " loader threads, busy with origin calls (a slow or stalled origin); "
+              + "the lookup fails at once rather than queue without bound. Raise "
+              + "WarmGate.loaderQueue only if the origin can take the extra calls");
         });
     pool.allowCoreThreadTimeOut(true);
     return pool;

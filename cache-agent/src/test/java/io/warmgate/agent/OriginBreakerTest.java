@@ -60,6 +60,43 @@ class OriginBreakerTest {
     assertThat(skipped()).isZero();
   }
 
+  /**
+   * An origin that answers, but later than 80 % of its timeout: saturated. Its calls open the
+   * breaker as failures would, and the refusal says so. Real time: 5 calls of 230 ms against a
+   * 200 ms threshold (the origin's timeout is 250 ms).
+   */
+  @Test
+  void slowCallsOpenItAndTheRefusalSaysTheyWereSlow() {
+    cache.close();
+    Origin<String> slow = new Origin<>() {
+      @Override
+      public Map<String, String> loadAll(java.util.Collection<String> ids) throws InterruptedException {
+        Thread.sleep(230);
+        return Map.of();
+      }
+
+      @Override
+      public Duration timeout() {
+        return Duration.ofMillis(250);
+      }
+    };
+    // A registry of its own: the gauge of the closed cache would stay in the shared one.
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    cache = WarmGate.newBuilder(String.class, slow).cacheName("test").clock(clock)
+        .meterRegistry(meters).build();
+    for (int i = 0; i < 4; i++) {
+      assertThat(cache.get("slow" + i)).as("a slow answer is still an answer").isNull();
+    }
+    assertThat(Meters.gauge(meters, "warmgate.origin.breaker.state")).as("4 slow calls: closed").isZero();
+    assertThat(cache.get("slow4")).isNull();
+    assertThat(Meters.gauge(meters, "warmgate.origin.breaker.state")).as("open after 5 slow calls").isEqualTo(1);
+
+    assertThatThrownBy(() -> cache.get("next"))
+        .isInstanceOf(CacheLoadException.class)
+        .hasMessageContaining("its circuit breaker is open after 5 of its last 5 calls took longer "
+            + "than 0.2 s (80 % of the origin's timeout): the origin is saturated and probes it again");
+  }
+
   @Test
   void openBreakerFailsAnUncachedIdAtOnceNamingItAndWhenItProbesAgain() {
     origin.failWith(DOWN);
