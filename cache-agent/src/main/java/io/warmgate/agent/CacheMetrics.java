@@ -31,6 +31,7 @@ final class CacheMetrics {
   final Counter originErrors;
   final Counter originNotFound;
   final Counter originSkipped;
+  final Counter originLate;
   final Counter staleServed;
   final Counter heldServed;
   final Counter refreshWon;
@@ -67,6 +68,7 @@ final class CacheMetrics {
     originErrors = counter("warmgate.origin.errors");
     originNotFound = counter("warmgate.origin.notfound");
     originSkipped = counter("warmgate.origin.skipped");
+    originLate = counter("warmgate.origin.late");
     staleServed = counter("warmgate.stale.served");
     heldServed = counter("warmgate.held.served");
     refreshWon = counter("warmgate.refresh", "result", "won");

@@ -81,6 +81,8 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   private final long refreshAheadMillis;
   /** How long a background fill waits for a lookup's load: its fill wait, then its own read. */
   private final long lookupLoadNanos;
+  /** The origin's timeout: an answer later than this is served but not cached. */
+  private final long originTimeoutNanos;
   private final long maxStalenessMillis;
   private final long staleIfErrorMillis;
   private final Duration staleIfError;
@@ -106,6 +108,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     this.negativeL2TtlMillis = s.negativeL2Ttl.toMillis();
     this.refreshAheadMillis = s.refreshAhead.toMillis();
     this.lookupLoadNanos = s.fillWait.toNanos() + s.originTimeout.toNanos();
+    this.originTimeoutNanos = s.originTimeout.toNanos();
     this.maxStalenessMillis = s.maxStaleness.toMillis();
     this.staleIfErrorMillis = s.staleIfError.toMillis();
     this.staleIfError = s.staleIfError;
@@ -486,12 +489,12 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
 
   private void loadFromOrigin(List<String> ids, Map<String, CompletableFuture<V>> batch,
       Map<String, Stale<V>> stale) {
-    Map<String, V> loaded;
     // Values count as read when the read began: a value read before a change can be told apart
     // from one read after its invalidation (see Invalidator#invalidateReadBefore).
     long fetchedAt = clock.millis();
+    Answer<V> answer;
     try {
-      loaded = callOrigin(ids);
+      answer = callOrigin(ids);
     } catch (Throwable error) {
       long now = clock.millis();
       boolean refused = error == REFUSED;
@@ -511,10 +514,14 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       return;
     }
     for (String id : ids) {
-      V value = loaded.get(id);
-      l1.put(id, value, fetchedAt);
+      V value = answer.values().get(id);
+      if (!answer.late()) {
+        l1.put(id, value, fetchedAt);
+      }
       succeed(id, batch.get(id), value);
-      writeL2(id, value, fetchedAt);
+      if (!answer.late()) {
+        writeL2(id, value, fetchedAt);
+      }
     }
   }
 
@@ -715,10 +722,10 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     if (ids.isEmpty()) {
       return 0;
     }
-    Map<String, V> loaded;
+    Answer<V> answer;
     long fetchedAt = clock.millis();
     try {
-      loaded = callOrigin(ids);
+      answer = callOrigin(ids);
     } catch (Throwable e) {
       CacheLoadException failure = e == REFUSED
           ? new CacheLoadException(name, ids.get(0), originBreaker.refusal() + "; a batch of "
@@ -727,6 +734,11 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
               "the origin failed loading a batch of " + ids.size() + " ids to fill L2", e);
       handOver(mine, ids, failure);
       throw failure;
+    }
+    Map<String, V> loaded = answer.values();
+    if (answer.late()) {
+      ids.forEach(id -> succeed(id, mine.get(id), loaded.get(id)));
+      return 0;
     }
     List<CompletableFuture<Boolean>> writes = new ArrayList<>(ids.size());
     for (String id : ids) {
@@ -767,10 +779,18 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   }
 
   /**
+   * An origin's answer, and whether it came later than the origin's timeout. A late answer is
+   * served to its callers but never cached: an invalidation's second pass runs once every load
+   * that read a row before the change has ended within that bound, so a late one could write the
+   * old row back after it.
+   */
+  private record Answer<V>(Map<String, V> values, boolean late) {}
+
+  /**
    * Calls the origin once for {@code ids}, counted and timed, through its breaker; a null map is
    * an origin error. Throws {@link #REFUSED} without calling it while the breaker refuses calls.
    */
-  private Map<String, V> callOrigin(List<String> ids) throws Exception {
+  private Answer<V> callOrigin(List<String> ids) throws Exception {
     if (!originBreaker.tryAcquire()) {
       metrics.originSkipped.increment();
       throw REFUSED;
@@ -785,7 +805,13 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       }
       long took = System.nanoTime() - start;
       originBreaker.succeeded(took);
-      return loaded;
+      boolean late = took > originTimeoutNanos;
+      if (late) {
+        metrics.originLate.increment();
+        log.warn("cache '{}': the origin answered {} ids after {} ms, past its timeout of {} ms: "
+            + "served, not cached", name, ids.size(), took / 1_000_000, originTimeoutNanos / 1_000_000);
+      }
+      return new Answer<>(loaded, late);
     } catch (Throwable t) {
       originBreaker.failed(System.nanoTime() - start, t);
       metrics.originErrors.increment();
@@ -799,9 +825,12 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   /** Refresh-ahead's origin call: fills both tiers, never serves a caller. */
   private void refreshLoaded(List<String> ids) throws Exception {
     long fetchedAt = clock.millis();
-    Map<String, V> loaded = callOrigin(ids);
+    Answer<V> answer = callOrigin(ids);
+    if (answer.late()) {
+      return;
+    }
     for (String id : ids) {
-      V value = loaded.get(id);
+      V value = answer.values().get(id);
       l1.put(id, value, fetchedAt);
       writeL2(id, value, fetchedAt);
     }

@@ -513,7 +513,8 @@ public final class WarmGate<V> {
         .writtenKeys(written)
         .clock(clock);
     DefaultTieredCache<V> cache = new DefaultTieredCache<>(s);
-    FleetServices services = fleetSettings.apply(fleet.localTier(cache).lockTtl(lockTtl))
+    FleetServices services = fleetSettings.apply(fleet.localTier(cache).lockTtl(lockTtl)
+            .loadBound(s.originTimeout))
         .start(cache);
     return new FleetCache<>(cache, services.hotKeys(), services::invalidate, services::close);
   }

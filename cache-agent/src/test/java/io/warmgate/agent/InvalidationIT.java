@@ -96,16 +96,42 @@ class InvalidationIT {
 
   private final Rows database = new Rows();
 
+  /**
+   * The pods' lock TTL, and their origin's timeout unless a test says otherwise: an invalidation's
+   * second pass runs the longer of the two after its first.
+   */
+  private static final Duration LOCK_TTL = Duration.ofSeconds(1);
+
+  /** {@code origin} declaring {@code timeout} as its calls' bound. */
+  private static <V> Origin<V> within(Duration timeout, Origin<V> origin) {
+    return new Origin<>() {
+      @Override
+      public Map<String, V> loadAll(Collection<String> ids) throws Exception {
+        return origin.loadAll(ids);
+      }
+
+      @Override
+      public Duration timeout() {
+        return timeout;
+      }
+    };
+  }
+
   private <V> TieredCache<V> pod(String name, Class<V> type, Origin<V> origin,
       SimpleMeterRegistry meters) {
-    TieredCache<V> cache = valkey.configure(WarmGate.newBuilder(type, origin))
+    return pod(name, type, origin, meters, LOCK_TTL);
+  }
+
+  private <V> TieredCache<V> pod(String name, Class<V> type, Origin<V> origin,
+      SimpleMeterRegistry meters, Duration originTimeout) {
+    TieredCache<V> cache = valkey.configure(WarmGate.newBuilder(type, within(originTimeout, origin)))
         .cacheName("deals")
         .podName(name)
         .podNamespace("shop")
         .meterRegistry(meters)
         .l1Ttl(Duration.ofMinutes(1))
         .l2Ttl(Duration.ofMinutes(4))
-        .lockTtl(Duration.ofSeconds(1))
+        .lockTtl(LOCK_TTL)
         .l2Timeout(Duration.ofSeconds(1))
         .fleetServices(true)
         .build();
@@ -260,13 +286,71 @@ class InvalidationIT {
         });
   }
 
+  /**
+   * A load slower than the lock TTL but within its origin's timeout (3 s here) reads the old row
+   * before a change and writes it after the change's first pass: the second pass waits for the
+   * origin's timeout, not the lock TTL, and removes it.
+   */
+  @Test
+  void aLoadSlowerThanTheLockTtlButWithinTheOriginTimeoutIsUndoneToo() throws Exception {
+    Duration originTimeout = Duration.ofSeconds(3);
+    rows.put("deal-s", "v1");
+    TieredCache<String> writer = pod("old-a", String.class, database::read, new SimpleMeterRegistry(),
+        originTimeout);
+    TieredCache<String> slow = pod("old-b", String.class, database::read, new SimpleMeterRegistry(),
+        originTimeout);
+    database.gate = new CountDownLatch(1);
+    CompletableFuture<String> stale = CompletableFuture.supplyAsync(() -> slow.get("deal-s"));
+    await().atMost(Duration.ofSeconds(5)).until(() -> reads("deal-s") == 1);
+    rows.put("deal-s", "v2");
+    CountDownLatch held = database.gate;
+    database.gate = null;
+    long invalidatedAt = System.nanoTime();
+    writer.invalidate("deal-s");
+    // Held past the lock TTL (1 s), released within the origin's timeout.
+    await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(10))
+        .until(() -> System.nanoTime() - invalidatedAt > Duration.ofMillis(1_800).toNanos());
+    held.countDown();
+    assertThat(stale.get(5, TimeUnit.SECONDS)).isEqualTo("v1");
+    await("v1 written back by the slow load").atMost(Duration.ofSeconds(2))
+        .until(() -> valkey.strings().exists(valueKey(slow, "deal-s")) == 1);
+
+    await().atMost(originTimeout.plus(BOUND)).pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> {
+          assertThat(slow.get("deal-s")).isEqualTo("v2");
+          assertThat(writer.get("deal-s")).isEqualTo("v2");
+        });
+  }
+
+  /** An answer later than the origin's timeout is served to its caller and cached nowhere. */
+  @Test
+  void anAnswerPastTheOriginTimeoutIsServedButNotCached() throws Exception {
+    rows.put("deal-l", "v1");
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    TieredCache<String> pod = pod("old-a", String.class, ids -> {
+      Map<String, String> found = database.read(ids);
+      Thread.sleep(1_300);
+      return found;
+    }, meters, LOCK_TTL);
+
+    assertThat(pod.get("deal-l")).isEqualTo("v1");
+    assertThat(Meters.count(meters, "warmgate.origin.late")).isEqualTo(1);
+    assertThat(valkey.strings().exists(valueKey(pod, "deal-l"))).as("L2 value written").isZero();
+    rows.put("deal-l", "v2");
+    assertThat(pod.get("deal-l")).as("not in L1 either: read again").isEqualTo("v2");
+    assertThat(reads("deal-l")).isEqualTo(2);
+  }
+
   @Test
   void eachIdOfABurstGetsItsSecondPassOneLockTtlAfterItsOwnFirst() throws Exception {
     rows.put("deal-x", "v1");
     rows.put("deal-y", "v1");
     rows.put("deal-m", "v1");
     TieredCache<String> writer = oldPod("old-a");
-    TieredCache<String> slow = oldPod("old-b");
+    // Its load is held past the writer's second pass of deal-x, over a second: a timeout longer
+    // than that keeps its late answer cacheable, so that deal-y's own second pass has to undo it.
+    TieredCache<String> slow = pod("old-b", String.class, database::read, new SimpleMeterRegistry(),
+        Duration.ofSeconds(10));
     database.gate = new CountDownLatch(1);
     CompletableFuture<Map<String, String>> stale = CompletableFuture.supplyAsync(
         () -> slow.getAll(List.of("deal-x", "deal-y")));

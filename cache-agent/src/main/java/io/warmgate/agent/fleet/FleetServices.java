@@ -242,9 +242,9 @@ public final class FleetServices implements AutoCloseable {
 
   /**
    * Invalidates {@code ids} in every live key space of the cache and tells every pod through the
-   * invalidation stream ({@link Invalidator}), then, one lock TTL later, when a load that read
-   * the origin before the change has ended, deletes again what such a load wrote back
-   * ({@link Invalidator#invalidateReadBefore}).
+   * invalidation stream ({@link Invalidator}), then, once a load that read the origin before the
+   * change has ended or dropped its late answer ({@link Builder#loadBound}), deletes again what
+   * such a load wrote back ({@link Invalidator#invalidateReadBefore}).
    *
    * @throws IllegalStateException if Valkey is not connected yet or did not complete it: call
    *     again
@@ -272,18 +272,18 @@ public final class FleetServices implements AutoCloseable {
       secondPassScheduled = true;
     }
     if (schedule) {
-      scheduleSafely(() -> runSecondPass(current), settings.lockTtl.toMillis());
+      scheduleSafely(() -> runSecondPass(current), settings.secondPassDelay().toMillis());
     }
   }
 
   /**
-   * The second pass of every collected invalidation whose first pass began at least one lock TTL
-   * ago ({@link Invalidator#invalidateReadBefore}), in one call for a burst; an id invalidated
+   * The second pass of every collected invalidation whose first pass began at least
+   * {@link Builder#secondPassDelay} ago ({@link Invalidator#invalidateReadBefore}), in one call for a burst; an id invalidated
    * again meanwhile waits for its latest first pass. Runs again for the ones not due yet.
    */
   private void runSecondPass(Invalidator current) {
     long now = settings.clock.millis();
-    long ttl = settings.lockTtl.toMillis();
+    long ttl = settings.secondPassDelay().toMillis();
     Map<String, Long> due = new LinkedHashMap<>();
     long nextDue = Long.MAX_VALUE;
     synchronized (secondPass) {
@@ -375,6 +375,7 @@ public final class FleetServices implements AutoCloseable {
     private boolean preload = true;
     private LocalTier localTier;
     private Duration lockTtl = Duration.ofSeconds(5);
+    private Duration loadBound = Duration.ZERO;
     Duration heartbeatInterval = AgentRegistry.HEARTBEAT_INTERVAL;
     Duration flushInterval = StatsFlusher.FLUSH_INTERVAL;
     Duration pollInterval = PreloadWorker.POLL_INTERVAL;
@@ -396,6 +397,7 @@ public final class FleetServices implements AutoCloseable {
       c.preload = preload;
       c.localTier = localTier;
       c.lockTtl = lockTtl;
+      c.loadBound = loadBound;
       c.heartbeatInterval = heartbeatInterval;
       c.flushInterval = flushInterval;
       c.pollInterval = pollInterval;
@@ -508,13 +510,26 @@ public final class FleetServices implements AutoCloseable {
       return this;
     }
 
-    /**
-     * Sets the cache's lock TTL, the longest a load holds its lease or lock: an invalidation is
-     * repeated that long after it ran (default 5 s).
-     */
+    /** Sets the cache's lock TTL (default 5 s); see {@link #loadBound}. */
     public Builder lockTtl(Duration ttl) {
       this.lockTtl = positive("lockTtl", ttl);
       return this;
+    }
+
+    /**
+     * Sets how long a load may run and still write what it read: the origin's timeout, past
+     * which the cache drops a late answer instead of caching it. An invalidation is repeated once
+     * a load that read the row before it must have ended: the longer of this and the lock TTL
+     * after it ran (default: the lock TTL).
+     */
+    public Builder loadBound(Duration bound) {
+      this.loadBound = positive("loadBound", bound);
+      return this;
+    }
+
+    /** How long after an invalidation its second pass runs. */
+    Duration secondPassDelay() {
+      return loadBound.compareTo(lockTtl) > 0 ? loadBound : lockTtl;
     }
 
     /** Runs the preload worker (default {@code true}). */
