@@ -513,13 +513,14 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       }
       return;
     }
+    boolean cache = !answer.late();
     for (String id : ids) {
       V value = answer.values().get(id);
-      if (!answer.late()) {
+      if (cache) {
         l1.put(id, value, fetchedAt);
       }
       succeed(id, batch.get(id), value);
-      if (!answer.late()) {
+      if (cache) {
         writeL2(id, value, fetchedAt);
       }
     }

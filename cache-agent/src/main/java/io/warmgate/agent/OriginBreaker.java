@@ -3,7 +3,6 @@ package io.warmgate.agent;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -21,35 +20,36 @@ final class OriginBreaker {
   private final CircuitBreaker breaker;
   private final InstantSource clock;
   private final long waitMillis;
-  private final Duration slowCall;
   private volatile long openedAtMillis;
   private volatile String openedBecause = "recent failures";
   private volatile Throwable lastError;
 
-  OriginBreaker(CircuitBreakerConfig config, InstantSource clock, Duration slowCall) {
+  OriginBreaker(CircuitBreakerConfig config, InstantSource clock) {
     this.breaker = CircuitBreaker.of("warmgate-origin", config);
     this.clock = clock;
     this.waitMillis = config.getWaitIntervalFunctionInOpenState().apply(1);
-    this.slowCall = slowCall;
     // resilience4j does not say when an open breaker lets calls through again; the messages do.
     breaker.getEventPublisher().onStateTransition(e -> {
       if (e.getStateTransition().getToState() == CircuitBreaker.State.OPEN) {
         openedAtMillis = clock.millis();
-        openedBecause = because(breaker.getMetrics());
+        boolean slow = openedBySlowCalls(breaker.getMetrics(), config);
+        if (slow) {
+          lastError = null; // no call failed: an error of earlier calls is not the cause
+        }
+        openedBecause = slow ? slowCalls(breaker.getMetrics(), config) : "recent failures";
       }
     });
   }
 
-  private String because(CircuitBreaker.Metrics metrics) {
-    boolean slow = metrics.getSlowCallRate() >= breaker.getCircuitBreakerConfig().getSlowCallRateThreshold()
-        && metrics.getFailureRate() < breaker.getCircuitBreakerConfig().getFailureRateThreshold();
-    if (!slow) {
-      return "recent failures";
-    }
-    lastError = null;
+  private static boolean openedBySlowCalls(CircuitBreaker.Metrics metrics, CircuitBreakerConfig config) {
+    return metrics.getSlowCallRate() >= config.getSlowCallRateThreshold()
+        && metrics.getFailureRate() < config.getFailureRateThreshold();
+  }
+
+  private static String slowCalls(CircuitBreaker.Metrics metrics, CircuitBreakerConfig config) {
     return String.format(Locale.ROOT, "%d of its last %d calls took longer than %.1f s "
         + "(%.0f %% of the origin's timeout): the origin is saturated", metrics.getNumberOfSlowCalls(),
-        metrics.getNumberOfBufferedCalls(), slowCall.toMillis() / 1000.0,
+        metrics.getNumberOfBufferedCalls(), config.getSlowCallDurationThreshold().toMillis() / 1000.0,
         WarmGate.SLOW_CALL_SHARE_OF_TIMEOUT * 100);
   }
 

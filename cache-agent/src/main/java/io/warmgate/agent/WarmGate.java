@@ -451,7 +451,7 @@ public final class WarmGate<V> {
     s.metrics = new CacheMetrics(registry, cacheName);
     s.origin = countingNotFound(origin, s.metrics);
     Duration timeout = originTimeout(origin);
-    s.originBreaker = new OriginBreaker(originBreakerConfig(timeout), clock, slowCall(timeout));
+    s.originBreaker = new OriginBreaker(originBreakerConfig(timeout), clock);
     s.metrics.originBreakerState(s.originBreaker::state);
     s.l1 = new L1Cache<>(l1MaxSize, l1Ttl, negativeL1, maxStaleness, staleIfError, clock, ticker);
     s.l2Ttl = l2Ttl;
@@ -561,17 +561,14 @@ public final class WarmGate<V> {
   }
 
   /** Origin calls are fewer and slower than L2 commands, hence a shorter window and fewer probes. */
-  private static Duration slowCall(Duration originTimeout) {
-    return Duration.ofNanos((long) (originTimeout.toNanos() * SLOW_CALL_SHARE_OF_TIMEOUT));
-  }
-
   private CircuitBreakerConfig originBreakerConfig(Duration originTimeout) {
     return CircuitBreakerConfig.custom()
         .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
         .slidingWindowSize(10)
         .minimumNumberOfCalls(5)
         .failureRateThreshold(50)
-        .slowCallDurationThreshold(slowCall(originTimeout))
+        .slowCallDurationThreshold(Duration.ofNanos(
+            (long) (originTimeout.toNanos() * SLOW_CALL_SHARE_OF_TIMEOUT)))
         .slowCallRateThreshold(50)
         .waitDurationInOpenState(originBreakerWait)
         .permittedNumberOfCallsInHalfOpenState(2)
@@ -579,9 +576,14 @@ public final class WarmGate<V> {
         .build();
   }
 
+  /** Threads of the default loader pool: origin calls block, so twice the processors, at least 4. */
+  static int defaultLoaderThreads() {
+    return Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+  }
+
   private static ThreadPoolExecutor loaderPool(String cacheName, int queue) {
     AtomicInteger n = new AtomicInteger();
-    int threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    int threads = defaultLoaderThreads();
     ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(queue), r -> {
           Thread t = new Thread(r, "warmgate-" + cacheName + "-loader-" + n.incrementAndGet());

@@ -34,7 +34,7 @@ class LoaderQueueTest {
       }
 
       assertThat(refused).as("a lookup refused while the origin is stalled").isNotNull();
-      int threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+      int threads = WarmGate.defaultLoaderThreads();
       assertThat(lookups).as("lookups accepted: one per loader thread, then 3 queued")
           .hasSize(threads + 3);
       assertThatThrownBy(refused::join).isInstanceOf(CompletionException.class)

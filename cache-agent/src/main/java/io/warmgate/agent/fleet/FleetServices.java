@@ -278,22 +278,23 @@ public final class FleetServices implements AutoCloseable {
 
   /**
    * The second pass of every collected invalidation whose first pass began at least
-   * {@link Builder#secondPassDelay} ago ({@link Invalidator#invalidateReadBefore}), in one call for a burst; an id invalidated
-   * again meanwhile waits for its latest first pass. Runs again for the ones not due yet.
+   * {@link Builder#secondPassDelay} ago ({@link Invalidator#invalidateReadBefore}), in one call
+   * for a burst; an id invalidated again meanwhile waits for its latest first pass. Runs again
+   * for the ones not due yet.
    */
   private void runSecondPass(Invalidator current) {
     long now = settings.clock.millis();
-    long ttl = settings.secondPassDelay().toMillis();
+    long delay = settings.secondPassDelay().toMillis();
     Map<String, Long> due = new LinkedHashMap<>();
     long nextDue = Long.MAX_VALUE;
     synchronized (secondPass) {
       for (var it = secondPass.entrySet().iterator(); it.hasNext(); ) {
         Map.Entry<String, Long> e = it.next();
-        if (e.getValue() + ttl <= now) {
+        if (e.getValue() + delay <= now) {
           due.put(e.getKey(), e.getValue());
           it.remove();
         } else {
-          nextDue = Math.min(nextDue, e.getValue() + ttl);
+          nextDue = Math.min(nextDue, e.getValue() + delay);
         }
       }
       secondPassScheduled = nextDue != Long.MAX_VALUE;

@@ -22,24 +22,8 @@ import java.util.stream.Stream;
  */
 final class DeploymentIdentityStore implements ItemStore<Deployment> {
 
-  /**
-   * What is kept per Deployment; the key holds its namespace and name. The API server's resource
-   * versions are opaque strings, in practice decimal: kept as a number when they are one.
-   */
-  private record Kept(long numericVersion, String resourceVersion, long generation, int readyReplicas) {
-
-    static Kept of(String resourceVersion, long generation, int readyReplicas) {
-      if (resourceVersion != null && !resourceVersion.isEmpty() && resourceVersion.length() < 19
-          && resourceVersion.charAt(0) != '0' && resourceVersion.chars().allMatch(Character::isDigit)) {
-        return new Kept(Long.parseLong(resourceVersion), null, generation, readyReplicas);
-      }
-      return new Kept(-1, resourceVersion, generation, readyReplicas);
-    }
-
-    String version() {
-      return resourceVersion != null || numericVersion < 0 ? resourceVersion : Long.toString(numericVersion);
-    }
-  }
+  /** What is kept per Deployment; the key holds its namespace and name. */
+  private record Kept(String resourceVersion, long generation, int readyReplicas) {}
 
   private static final long UNKNOWN_GENERATION = -1;
 
@@ -54,7 +38,7 @@ final class DeploymentIdentityStore implements ItemStore<Deployment> {
   public Deployment put(String key, Deployment deployment) {
     ObjectMeta meta = deployment.getMetadata();
     DeploymentStatus status = deployment.getStatus();
-    Kept next = Kept.of(meta.getResourceVersion(),
+    Kept next = new Kept(meta.getResourceVersion(),
         meta.getGeneration() == null ? UNKNOWN_GENERATION : meta.getGeneration(),
         status == null || status.getReadyReplicas() == null ? 0 : status.getReadyReplicas());
     return rebuild(key, kept.put(key, next));
@@ -101,7 +85,7 @@ final class DeploymentIdentityStore implements ItemStore<Deployment> {
       meta.setNamespace(key.substring(0, slash));
     }
     meta.setName(key.substring(slash + 1));
-    meta.setResourceVersion(kept.version());
+    meta.setResourceVersion(kept.resourceVersion());
     if (kept.generation() != UNKNOWN_GENERATION) {
       meta.setGeneration(kept.generation());
     }

@@ -16,10 +16,10 @@ import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.operator.testing.Heap;
 import io.warmgate.operator.testing.Policies;
 import io.warmgate.testing.RedisExtension;
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -141,7 +141,7 @@ class SecretAccessIT {
     try (WarmgateOperator operator = WarmgateOperator.start(settings(), admin)) {
       policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
       Thread.sleep(2_000);
-      long before = heapAfterGc();
+      long before = Heap.usedAfterGc();
 
       byte[] data = new byte[LARGE_SECRET_BYTES];
       for (int i = 0; i < LARGE_SECRETS; i++) {
@@ -154,7 +154,7 @@ class SecretAccessIT {
       // Several reconciliations of the policy, and time for any watch to deliver every Secret.
       Thread.sleep(5_000);
       policies.awaitCondition(ns, "deals", Conditions.READY, "True", "Reconciled");
-      long after = heapAfterGc();
+      long after = Heap.usedAfterGc();
 
       log.info("Operator JVM heap after GC: before {} MiB, after {} large Secrets {} MiB, "
           + "growth {} MiB (limit {} MiB)", mib(before), LARGE_SECRETS, mib(after),
@@ -163,15 +163,6 @@ class SecretAccessIT {
           (long) LARGE_SECRETS * LARGE_SECRET_BYTES / (1024 * 1024))
           .isLessThan(HEAP_GROWTH_LIMIT);
     }
-  }
-
-  private static long heapAfterGc() throws InterruptedException {
-    var memory = ManagementFactory.getMemoryMXBean();
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-      Thread.sleep(200);
-    }
-    return memory.getHeapMemoryUsage().getUsed();
   }
 
   private static long mib(long bytes) {

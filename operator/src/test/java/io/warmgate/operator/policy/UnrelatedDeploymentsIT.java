@@ -10,9 +10,9 @@ import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.operator.testing.Heap;
 import io.warmgate.operator.testing.Policies;
 import io.warmgate.testing.RedisExtension;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -37,7 +37,7 @@ class UnrelatedDeploymentsIT {
   /** Deployments of a realistic size: three containers, env vars, a last-applied annotation. */
   static final int UNRELATED = 4_000;
   /**
-   * Heap each may cost, with room for the noise of a heap measured in a shared JVM: 437 and 660
+   * Heap each may cost, with room for the noise of a heap measured in a shared JVM: 635 and 611
    * bytes were measured; a whole one, as the informer kept it before, cost 33,405 bytes here.
    */
   static final long BYTES_PER_DEPLOYMENT_LIMIT = 1_024;
@@ -64,12 +64,12 @@ class UnrelatedDeploymentsIT {
       // order, so once it is Ready every other one is in the operator's cache.
       policies.policy(bulk, "tail", TargetKind.Deployment, "last", redis.host() + ":" + redis.port(), null);
       policies.awaitCondition(bulk, "tail", Conditions.READY, "False", "TargetNotFound");
-      long before = heapAfterGc();
+      long before = Heap.usedAfterGc();
 
       createInParallel(admin, bulk);
       policies.deployment(bulk, "last");
       policies.awaitCondition(bulk, "tail", Conditions.READY, "True", "Reconciled");
-      long after = heapAfterGc();
+      long after = Heap.usedAfterGc();
       assertThat(admin.apps().deployments().inNamespace(bulk).list().getItems()).hasSize(UNRELATED + 1);
 
       long perDeployment = (after - before) / UNRELATED;
@@ -119,14 +119,5 @@ class UnrelatedDeploymentsIT {
         .addNewContainer().withName("logs").withImage("registry.invalid/logs:3").endContainer()
         .endSpec().endTemplate().endSpec();
     return d.build();
-  }
-
-  private static long heapAfterGc() throws InterruptedException {
-    var memory = ManagementFactory.getMemoryMXBean();
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-      Thread.sleep(200);
-    }
-    return memory.getHeapMemoryUsage().getUsed();
   }
 }
