@@ -49,8 +49,12 @@ public final class WarmgateOperator implements AutoCloseable {
   /** False while this replica waits for the Lease; always true without leader election. */
   private final AtomicBoolean leading = new AtomicBoolean();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+  /** Ends the process once the Lease is lost (a test replaces it). */
+  private final Runnable exit;
 
-  private WarmgateOperator(OperatorSettings settings, KubernetesClient client) throws IOException {
+  private WarmgateOperator(OperatorSettings settings, KubernetesClient client, Runnable exit)
+      throws IOException {
+    this.exit = exit;
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new ClassLoaderMetrics().bindTo(registry);
     new JvmMemoryMetrics().bindTo(registry);
@@ -95,7 +99,7 @@ public final class WarmgateOperator implements AutoCloseable {
       }
     });
     CachePolicyReconciler reconciler = new CachePolicyReconciler(valkey, Clock.systemUTC(),
-        settings.valkeyRecheck(), settings.valkeyAllowed(), rollouts);
+        settings.valkeyRecheck(), settings.valkeyAllowed(), rollouts, leading::get);
     Controller<CachePolicy> controller = (Controller<CachePolicy>) operator.register(reconciler,
         config -> {
           // Every pass, failed ones included, schedules the next (gate interval while a canary
@@ -125,8 +129,14 @@ public final class WarmgateOperator implements AutoCloseable {
    * election, once this replica campaigns for the Lease).
    */
   public static WarmgateOperator start(OperatorSettings settings, KubernetesClient client) {
+    return start(settings, client, () -> System.exit(1));
+  }
+
+  /** {@link #start}, running {@code exit} instead of ending the JVM when the Lease is lost. */
+  static WarmgateOperator start(OperatorSettings settings, KubernetesClient client,
+      Runnable exit) {
     try {
-      WarmgateOperator started = new WarmgateOperator(settings, client);
+      WarmgateOperator started = new WarmgateOperator(settings, client, exit);
       try {
         started.operator.start();
       } catch (RuntimeException e) {
@@ -145,15 +155,18 @@ public final class WarmgateOperator implements AutoCloseable {
 
   /**
    * Leadership ended. During {@link #close()} that is expected; otherwise another replica may
-   * already reconcile, so this process exits at once and Kubernetes restarts it as a follower.
+   * already reconcile, so this replica stops writing at once (the reconciler reads {@link
+   * #leading}) and the process exits, for Kubernetes to restart it as a follower. The exit waits
+   * for passes in flight ({@code WARMGATE_SHUTDOWN_TIMEOUT}); none of them writes any more.
    */
   private void lostLeadership() {
+    leading.set(false);
     if (stopping.get()) {
       return;
     }
-    log.error("Lost the leader Lease; exiting so that only the new leader reconciles");
-    Thread exit = new Thread(() -> System.exit(1), "warmgate-lost-leadership");
-    exit.start();
+    log.error("Lost the leader Lease; writing nothing more and exiting so that only the new "
+        + "leader reconciles");
+    new Thread(exit, "warmgate-lost-leadership").start();
   }
 
   /**

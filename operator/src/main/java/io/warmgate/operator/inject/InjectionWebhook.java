@@ -38,10 +38,11 @@ public final class InjectionWebhook implements AutoCloseable {
   private final ScheduledExecutorService refresher;
 
   private InjectionWebhook(WebhookSettings settings, Set<String> namespaces,
-      KubernetesClient client, MeterRegistry registry) throws IOException {
+      KubernetesClient client, MeterRegistry registry, CaRotation.Lifetimes lifetimes,
+      Clock clock) throws IOException {
     if (settings.certMode() == WebhookSettings.CertMode.SelfSigned) {
       SelfSignedCertificates issued = new SelfSignedCertificates(client, settings.namespace(),
-          settings.certSecret(), settings.hosts(), Clock.systemUTC());
+          settings.certSecret(), settings.hosts(), lifetimes, clock);
       material = issued::get;
       caBundle = new CaBundleKeeper(client, settings.configuration());
     } else {
@@ -77,8 +78,17 @@ public final class InjectionWebhook implements AutoCloseable {
    */
   public static InjectionWebhook start(WebhookSettings settings, Set<String> namespaces,
       KubernetesClient client, MeterRegistry registry) {
+    return start(settings, namespaces, client, registry, CaRotation.Lifetimes.DEFAULT,
+        Clock.systemUTC());
+  }
+
+  /** {@link #start}, with self-signed certificates of the given lifetimes, on {@code clock}. */
+  static InjectionWebhook start(WebhookSettings settings, Set<String> namespaces,
+      KubernetesClient client, MeterRegistry registry, CaRotation.Lifetimes lifetimes,
+      Clock clock) {
     try {
-      InjectionWebhook webhook = new InjectionWebhook(settings, namespaces, client, registry);
+      InjectionWebhook webhook =
+          new InjectionWebhook(settings, namespaces, client, registry, lifetimes, clock);
       log.info("Pod-injection webhook serves https on port {}{} ({} certificate)", webhook.port(),
           WebhookServer.PATH, settings.certMode());
       return webhook;

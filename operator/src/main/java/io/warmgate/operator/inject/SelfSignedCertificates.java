@@ -8,10 +8,8 @@ import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,24 +17,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator's own CA and serving certificate, kept in one Secret so that every replica serves
+ * The operator's own CAs and serving certificate, kept in one Secret so that every replica serves
  * the same certificate under the same CA (each replica issuing its own would make them overwrite
  * each other's caBundle).
  *
- * <p>{@link #get()} returns the Secret's material when it covers the hosts for at least
- * {@link #RENEW_BEFORE}; otherwise it issues a new serving certificate (and a new CA only when the
- * old one is missing or within {@link #CA_RENEW_BEFORE} of expiry, so the caBundle rarely changes)
- * and writes it with optimistic locking. Replicas racing to write retry on the winner's Secret.
+ * <p>{@link #get()} reads the Secret, lets {@link CaRotation} renew what is due, and writes the
+ * result with optimistic locking; replicas racing to write retry on the winner's Secret. The
+ * material it returns carries the whole caBundle, every CA a replica may be serving under.
  */
 final class SelfSignedCertificates {
 
-  static final Duration CA_VALIDITY = Duration.ofDays(3650);
-  static final Duration CA_RENEW_BEFORE = Duration.ofDays(365);
-  static final Duration SERVING_VALIDITY = Duration.ofDays(365);
-  static final Duration RENEW_BEFORE = Duration.ofDays(30);
-
   static final String CA_CERT = "ca.crt";
   static final String CA_KEY = "ca.key";
+  static final String NEXT_CA_CERT = "next-ca.crt";
+  static final String NEXT_CA_KEY = "next-ca.key";
+  static final String PREVIOUS_CA_CERT = "previous-ca.crt";
   static final String TLS_CERT = "tls.crt";
   static final String TLS_KEY = "tls.key";
 
@@ -46,6 +41,7 @@ final class SelfSignedCertificates {
   private final String namespace;
   private final String secretName;
   private final List<String> hosts;
+  private final CaRotation rotation;
   private final Clock clock;
 
   /**
@@ -55,7 +51,7 @@ final class SelfSignedCertificates {
    * @throws IllegalArgumentException if {@code hosts} is empty
    */
   SelfSignedCertificates(KubernetesClient client, String namespace, String secretName,
-      List<String> hosts, Clock clock) {
+      List<String> hosts, CaRotation.Lifetimes lifetimes, Clock clock) {
     if (hosts.isEmpty()) {
       throw new IllegalArgumentException("the webhook's serving certificate needs host names; set "
           + "WARMGATE_WEBHOOK_HOSTS, such as warmgate-operator-webhook.warmgate-system.svc");
@@ -64,48 +60,31 @@ final class SelfSignedCertificates {
     this.namespace = namespace;
     this.secretName = secretName;
     this.hosts = List.copyOf(hosts);
+    this.rotation = new CaRotation(hosts, lifetimes, clock);
     this.clock = clock;
   }
 
   /**
-   * The current material, issuing and storing it first when needed.
+   * The current material, renewing and storing it first when due.
    *
    * @throws KubernetesClientException if the Secret cannot be read or written
    */
   ServingMaterial get() {
     for (int attempt = 1; ; attempt++) {
       Secret secret = client.secrets().inNamespace(namespace).withName(secretName).get();
-      Optional<ServingMaterial> stored = secret == null ? Optional.empty() : read(secret);
-      if (stored.isPresent() && fresh(stored.get())) {
-        return stored.get();
+      WebhookCertificates stored = secret == null ? WebhookCertificates.NONE : read(secret);
+      WebhookCertificates desired = rotation.next(stored);
+      if (desired == stored) {
+        return material(desired);
       }
-      Certificates.Issued ca = secret == null ? null : readCa(secret)
-          .filter(c -> validFor(c.certificate(), CA_RENEW_BEFORE)).orElse(null);
-      if (ca == null) {
-        ca = Certificates.newCa("warmgate-webhook-ca", CA_VALIDITY, clock);
-      }
-      Certificates.Issued serving =
-          Certificates.newServing(ca, hosts, SERVING_VALIDITY, clock);
-      Secret desired = new SecretBuilder()
-          .withNewMetadata().withName(secretName).withNamespace(namespace)
-          .addToLabels("app.kubernetes.io/managed-by", "warmgate-operator")
-          .withResourceVersion(secret == null ? null : secret.getMetadata().getResourceVersion())
-          .endMetadata()
-          .withType("kubernetes.io/tls")
-          .withData(Map.of(CA_CERT, base64(ca.certificatePem()), CA_KEY, base64(ca.keyPem()),
-              TLS_CERT, base64(serving.certificatePem()), TLS_KEY, base64(serving.keyPem())))
-          .build();
       try {
-        if (secret == null) {
-          client.secrets().inNamespace(namespace).resource(desired).create();
-        } else {
-          client.secrets().inNamespace(namespace).resource(desired).update();
+        write(secret, desired);
+        if (desired.serving() != stored.serving()) {
+          log.info("Issued the webhook's serving certificate for {} (valid until {}) into Secret "
+              + "{}/{}", hosts, desired.serving().get().certificate().getNotAfter().toInstant(),
+              namespace, secretName);
         }
-        log.info("Issued the webhook's serving certificate for {} (valid until {}) into Secret "
-            + "{}/{}", hosts, serving.certificate().getNotAfter().toInstant(), namespace,
-            secretName);
-        return new ServingMaterial(serving.key(), List.of(serving.certificate()),
-            Optional.of(ca.certificatePem()));
+        return material(desired);
       } catch (KubernetesClientException e) {
         // Another replica wrote first: use (or renew) what it wrote.
         if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt >= 5) {
@@ -115,46 +94,80 @@ final class SelfSignedCertificates {
     }
   }
 
-  private boolean fresh(ServingMaterial material) {
-    X509Certificate leaf = material.chain().get(0);
-    return validFor(leaf, RENEW_BEFORE)
-        && new HashSet<>(Certificates.hosts(leaf)).containsAll(hosts);
+  private ServingMaterial material(WebhookCertificates certificates) {
+    Certificates.Issued serving = certificates.serving().orElseThrow();
+    return new ServingMaterial(serving.key(), List.of(serving.certificate()),
+        Optional.of(certificates.trustBundle(clock.instant())));
   }
 
-  private boolean validFor(X509Certificate certificate, Duration margin) {
-    Instant now = clock.instant();
-    return !certificate.getNotBefore().toInstant().isAfter(now)
-        && certificate.getNotAfter().toInstant().isAfter(now.plus(margin));
+  private void write(Secret current, WebhookCertificates desired) {
+    Map<String, String> data = new LinkedHashMap<>();
+    Certificates.Issued ca = desired.ca().orElseThrow();
+    Certificates.Issued serving = desired.serving().orElseThrow();
+    data.put(CA_CERT, base64(ca.certificatePem()));
+    data.put(CA_KEY, base64(ca.keyPem()));
+    desired.nextCa().ifPresent(next -> {
+      data.put(NEXT_CA_CERT, base64(next.certificatePem()));
+      data.put(NEXT_CA_KEY, base64(next.keyPem()));
+    });
+    desired.previousCa().ifPresent(previous ->
+        data.put(PREVIOUS_CA_CERT, base64(Certificates.pem(previous))));
+    data.put(TLS_CERT, base64(serving.certificatePem()));
+    data.put(TLS_KEY, base64(serving.keyPem()));
+    Secret secret = new SecretBuilder()
+        .withNewMetadata().withName(secretName).withNamespace(namespace)
+        .addToLabels("app.kubernetes.io/managed-by", "warmgate-operator")
+        .withResourceVersion(current == null ? null : current.getMetadata().getResourceVersion())
+        .endMetadata()
+        .withType("kubernetes.io/tls")
+        .withData(data)
+        .build();
+    if (current == null) {
+      client.secrets().inNamespace(namespace).resource(secret).create();
+    } else {
+      client.secrets().inNamespace(namespace).resource(secret).update();
+    }
   }
 
-  private static Optional<ServingMaterial> read(Secret secret) {
+  /** What the Secret holds; an unreadable entry counts as absent, so it is issued again. */
+  private static WebhookCertificates read(Secret secret) {
+    Map<String, String> data = secret.getData() == null ? Map.of() : secret.getData();
+    return new WebhookCertificates(issued(secret, data, CA_CERT, CA_KEY),
+        issued(secret, data, NEXT_CA_CERT, NEXT_CA_KEY),
+        certificate(secret, data, PREVIOUS_CA_CERT),
+        issued(secret, data, TLS_CERT, TLS_KEY));
+  }
+
+  private static Optional<Certificates.Issued> issued(Secret secret, Map<String, String> data,
+      String certificateKey, String keyKey) {
+    if (!data.containsKey(keyKey)) {
+      return Optional.empty();
+    }
     try {
-      Map<String, String> data = secret.getData();
-      if (data == null || !data.containsKey(TLS_CERT) || !data.containsKey(TLS_KEY)
-          || !data.containsKey(CA_CERT)) {
-        return Optional.empty();
-      }
-      return Optional.of(new ServingMaterial(Certificates.parseKey(decode(data.get(TLS_KEY))),
-          Certificates.parseCertificates(decode(data.get(TLS_CERT))),
-          Optional.of(decode(data.get(CA_CERT)))));
+      return certificate(secret, data, certificateKey).map(certificate ->
+          new Certificates.Issued(Certificates.parseKey(decode(data.get(keyKey))), certificate));
     } catch (IllegalArgumentException e) {
-      log.warn("Secret {}/{} holds no usable serving certificate ({}); issuing a new one",
-          secret.getMetadata().getNamespace(), secret.getMetadata().getName(), e.getMessage());
+      unreadable(secret, keyKey, e);
       return Optional.empty();
     }
   }
 
-  private static Optional<Certificates.Issued> readCa(Secret secret) {
-    try {
-      Map<String, String> data = secret.getData();
-      if (data == null || !data.containsKey(CA_CERT) || !data.containsKey(CA_KEY)) {
-        return Optional.empty();
-      }
-      return Optional.of(new Certificates.Issued(Certificates.parseKey(decode(data.get(CA_KEY))),
-          Certificates.parseCertificates(decode(data.get(CA_CERT))).get(0)));
-    } catch (IllegalArgumentException e) {
+  private static Optional<X509Certificate> certificate(Secret secret, Map<String, String> data,
+      String key) {
+    if (!data.containsKey(key)) {
       return Optional.empty();
     }
+    try {
+      return Optional.of(Certificates.parseCertificates(decode(data.get(key))).get(0));
+    } catch (IllegalArgumentException e) {
+      unreadable(secret, key, e);
+      return Optional.empty();
+    }
+  }
+
+  private static void unreadable(Secret secret, String key, IllegalArgumentException e) {
+    log.warn("Secret {}/{} holds no usable {} ({}); issuing it again",
+        secret.getMetadata().getNamespace(), secret.getMetadata().getName(), key, e.getMessage());
   }
 
   private static String base64(String text) {

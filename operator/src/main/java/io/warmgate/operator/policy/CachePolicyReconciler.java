@@ -54,6 +54,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,6 +108,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   private final AddressAllowlist allowed;
   private final boolean rolloutsInstalled;
   private final RolloutGate gate;
+  private final BooleanSupplier leading;
 
   private SecretReader secrets;
   private TargetLookup targets;
@@ -118,9 +120,12 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
    * @param allowed the Valkey addresses policies may name; others are refused unprobed
    * @param rolloutsInstalled whether the Argo Rollouts API exists; without it, Rollout targets
    *     are reported as not found instead of watched
+   * @param leading whether this replica holds the leader Lease: a replica that lost it writes
+   *     nothing more while it shuts down
    */
   public CachePolicyReconciler(ValkeyClients valkey, Clock clock, Duration recheckInterval,
-      AddressAllowlist allowed, boolean rolloutsInstalled) {
+      AddressAllowlist allowed, boolean rolloutsInstalled, BooleanSupplier leading) {
+    this.leading = leading;
     this.allowed = allowed;
     this.valkey = valkey;
     this.clock = clock;
@@ -178,6 +183,9 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
 
   @Override
   public UpdateControl<CachePolicy> reconcile(CachePolicy policy, Context<CachePolicy> context) {
+    if (!leading.getAsBoolean()) {
+      return fenced(policy);
+    }
     if (context.isPrimaryResourceDeleted() || context.isPrimaryResourceFinalStateUnknown()) {
       valkey.release(ResourceID.fromResource(policy).toString());
       return UpdateControl.noUpdate();
@@ -211,6 +219,10 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       log.info("CachePolicy {}/{}: {}", policy.getMetadata().getNamespace(),
           policy.getMetadata().getName(), t.current());
       events.transitioned(policy, t);
+    }
+    if (!leading.getAsBoolean()) {
+      // The Lease was lost during this pass: the new leader writes this status.
+      return fenced(policy);
     }
     UpdateControl<CachePolicy> control = sameJson(before, status)
         ? UpdateControl.noUpdate()
@@ -493,9 +505,20 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         + String.join(", ", spec.getValkey().getAddresses()));
   }
 
+  /** Leaves {@code policy} to the leader: no write, no next pass from this replica. */
+  private static UpdateControl<CachePolicy> fenced(CachePolicy policy) {
+    log.debug("Not reconciling CachePolicy {}/{}: this replica no longer holds the leader Lease",
+        policy.getMetadata().getNamespace(), policy.getMetadata().getName());
+    return UpdateControl.noUpdate();
+  }
+
   @Override
   public ErrorStatusUpdateControl<CachePolicy> updateErrorStatus(CachePolicy policy,
       Context<CachePolicy> context, Exception e) {
+    if (!leading.getAsBoolean()) {
+      fenced(policy);
+      return ErrorStatusUpdateControl.noStatusUpdate();
+    }
     if (e instanceof KubernetesClientException k && k.getCode() == 404) {
       // Deleted while this pass ran: nothing left to report on; the delete event follows.
       log.debug("CachePolicy {}/{} was deleted during its reconcile",

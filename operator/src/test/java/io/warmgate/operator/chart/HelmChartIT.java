@@ -173,6 +173,8 @@ class HelmChartIT {
         .containsEntry("cert-manager.io/inject-ca-from", NAMESPACE + "/wg-webhook");
     assertThat(configuration.getWebhooks().get(0).getFailurePolicy()).isEqualTo("Ignore");
     NetworkPolicy network = one(objects, NetworkPolicy.class);
+    assertThat(network.getSpec().getIngress().get(0).getFrom().get(0).getIpBlock().getCidr())
+        .as("the webhook port admits the control plane's range only").isEqualTo("192.0.2.0/28");
     assertThat(network.getSpec().getIngress().get(1).getFrom().get(0).getNamespaceSelector()
         .getMatchLabels()).containsEntry("kubernetes.io/metadata.name", "monitoring");
     assertThat(network.getSpec().getEgress().get(0).getPorts()).extracting(p -> p.getPort()
@@ -320,6 +322,39 @@ class HelmChartIT {
     } finally {
       Files.deleteIfExists(kubeconfig);
     }
+  }
+
+  /**
+   * A GitOps tool renders the chart without a cluster, so {@code lookup} finds no caBundle: the
+   * rendering leaves the field out, and applying it again (server-side, as Argo CD with
+   * ServerSideApply and Flux do) keeps the caBundle the operator wrote, which another field manager
+   * owns.
+   */
+  @Test
+  void aGitOpsApplyOfTheOfflineRenderingKeepsTheCaBundle() throws Exception {
+    MutatingWebhookConfiguration rendered = one(load(Helm.template(NAMESPACE, "--set",
+        "fullnameOverride=wg-gitops")), MutatingWebhookConfiguration.class);
+    assertThat(rendered.getWebhooks()).allSatisfy(w ->
+        assertThat(w.getClientConfig().getCaBundle()).as("left out, not empty").isNull());
+    client.resource(rendered).fieldManager("argocd-controller").forceConflicts()
+        .serverSideApply();
+    String bundle = Base64.getEncoder().encodeToString(
+        "-----BEGIN CERTIFICATE-----\nissued by the operator\n".getBytes(StandardCharsets.UTF_8));
+    client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("wg-gitops")
+        .edit(c -> {
+          c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(bundle));
+          return c;
+        });
+
+    rendered.getWebhooks().get(0).setTimeoutSeconds(7);
+    client.resource(rendered).fieldManager("argocd-controller").forceConflicts()
+        .serverSideApply();
+
+    assertThat(client.admissionRegistration().v1().mutatingWebhookConfigurations()
+        .withName("wg-gitops").get().getWebhooks()).allSatisfy(w -> {
+          assertThat(w.getClientConfig().getCaBundle()).isEqualTo(bundle);
+          assertThat(w.getTimeoutSeconds()).as("the apply itself went through").isEqualTo(7);
+        });
   }
 
   @Test
