@@ -32,6 +32,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,14 +65,18 @@ public final class RolloutGate {
 
   private final Clock clock;
   private final Duration agentGrace;
+  private final BooleanSupplier leading;
 
   /**
    * @param clock the clock for maxWait, the grace period and timestamps
    * @param agentGrace see {@link #DEFAULT_AGENT_GRACE}
+   * @param leading whether this replica still holds the leader Lease, asked right before the
+   *     Rollout is patched
    */
-  public RolloutGate(Clock clock, Duration agentGrace) {
+  public RolloutGate(Clock clock, Duration agentGrace, BooleanSupplier leading) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.agentGrace = Objects.requireNonNull(agentGrace, "agentGrace");
+    this.leading = Objects.requireNonNull(leading, "leading");
   }
 
   /**
@@ -176,11 +181,12 @@ public final class RolloutGate {
     GateEvents events = new GateEvents(client, clock);
     RolloutPatcher patcher = new RolloutPatcher(client);
     if (decision instanceof Decision.Release || decision instanceof Decision.Abort) {
-      boolean applied = decision instanceof Decision.Release
+      boolean applied = leading.getAsBoolean() && (decision instanceof Decision.Release
           ? patcher.release(view, step.index())
-          : patcher.abort(view, step.index());
+          : patcher.abort(view, step.index()));
       if (!applied) {
-        // The Rollout changed meanwhile: record nothing new and decide again shortly.
+        // The Rollout changed meanwhile, or the Lease was lost: record nothing new and decide
+        // again shortly (the new leader does).
         return new Outcome(before, status.getKeySpaces(), decision,
             current(status, Conditions.WARMED), current(status, Conditions.ROLLOUT_HELD), true);
       }

@@ -132,7 +132,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     this.conditions = new Conditions(clock);
     this.recheckInterval = recheckInterval;
     this.rolloutsInstalled = rolloutsInstalled;
-    this.gate = new RolloutGate(clock, RolloutGate.DEFAULT_AGENT_GRACE);
+    this.gate = new RolloutGate(clock, RolloutGate.DEFAULT_AGENT_GRACE, leading);
   }
 
   @Override

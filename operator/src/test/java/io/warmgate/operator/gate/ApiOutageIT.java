@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.warmgate.operator.WarmgateOperator;
+import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.TimeoutAction;
@@ -34,10 +35,11 @@ import org.slf4j.LoggerFactory;
  * {@link TcpProxy} that the test cuts; the test's own client, the "Argo controller" and the
  * "agents" of {@link RolloutGateIT} keep working. Valkey is a real redis-server the test stops.
  *
- * <p>Known limit: against the code before the fix (no reschedule after a failed pass) the two
- * outage tests passed as well. With the API refusing connections each failing pass takes about
- * 20 s (the client's own request retries), so JOSDK's five retries had not run out when the API
- * came back at 60 s; showing the old defect needs an outage of several minutes.
+ * <p>The operator's client does not retry a request itself ({@code requestRetryBackoffLimit}
+ * 0; shipped: fabric8's default of 10 retries), so each pass fails at once and JOSDK's five
+ * retries run out within the outage, as they do in a cluster whose API server is away for a few
+ * minutes. Against the code before the fix (no reschedule after a failed pass) a canary then
+ * stays held after the API comes back.
  */
 class ApiOutageIT {
 
@@ -70,6 +72,9 @@ class ApiOutageIT {
     api.applyCrd(ApiServer.rolloutCrd());
     admin = api.client();
     policies = new Policies(admin);
+    // The operator's client does not retry: start it once the new types are served.
+    admin.resources(CachePolicy.class).inAnyNamespace().list();
+    admin.genericKubernetesResources("argoproj.io/v1alpha1", "Rollout").inAnyNamespace().list();
   }
 
   @BeforeEach
@@ -78,6 +83,7 @@ class ApiOutageIT {
     URI master = URI.create(config.getMasterUrl());
     proxy = new TcpProxy(new InetSocketAddress(master.getHost(), master.getPort()));
     config.setMasterUrl("https://" + master.getHost() + ":" + proxy.port() + "/");
+    config.setRequestRetryBackoffLimit(0);
     throughProxy = new KubernetesClientBuilder().withConfig(config).build();
     operator = Policies.startOperator(throughProxy);
     ns = api.newNamespace("outage");
