@@ -2,6 +2,7 @@ package io.warmgate.e2e;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -189,6 +190,34 @@ final class DealRollout implements AutoCloseable {
       return p;
     }));
     return edited.getMetadata().getGeneration();
+  }
+
+  /**
+   * Creates an AnalysisTemplate of one {@code metric} and runs it as the canary's background
+   * analysis from step {@code startingStep} on, as a user adding analysis to the strategy would.
+   */
+  void analyseInBackground(Map<String, Object> metric, int startingStep) {
+    String template = name + "-analysis";
+    client.resource(new GenericKubernetesResourceBuilder()
+        .withApiVersion(ArgoRollouts.API_VERSION).withKind("AnalysisTemplate")
+        .withNewMetadata().withName(template).withNamespace(namespace).endMetadata()
+        .addToAdditionalProperties("spec", Map.of("metrics", List.of(metric)))
+        .build()).serverSideApply();
+    onConflictAgain(() -> rollout().edit(r -> {
+      Map<String, Object> canary = map(map(map(r.getAdditionalProperties().get("spec"))
+          .get("strategy")).get("canary"));
+      canary.put("analysis", Map.of("templates", List.of(Map.of("templateName", template)),
+          "startingStep", startingStep));
+      return r;
+    }));
+  }
+
+  /** The reasons of the Rollout's pause conditions, in order. */
+  List<String> pauseReasons() {
+    Object conditions = rolloutStatus().get("pauseConditions");
+    return conditions instanceof List<?> list ? list.stream()
+        .map(c -> c instanceof Map<?, ?> m ? String.valueOf(m.get("reason")) : "?").toList()
+        : List.of();
   }
 
   /** Aborts the canary the way {@code kubectl argo rollouts abort} does. */

@@ -3,8 +3,11 @@ package io.warmgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.Event;
 import io.warmgate.testing.KwokClusterExtension;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -404,6 +407,64 @@ class GateLivenessE2E {
       await("policy deleted at once").atMost(Duration.ofSeconds(30)).until(() -> app.policy().get() == null);
       phases.done("Rollout deleted while held");
     } finally {
+      phases.log();
+    }
+  }
+
+  /**
+   * Issue 28 item 5: the gate releases only its own pause. A background analysis whose one
+   * measurement meets neither its success nor its failure condition leaves the canary paused by
+   * the real Argo controller for {@code InconclusiveAnalysisRun}; once the canary is warm, the gate
+   * holds it ({@code PausedForAnotherReason}) and removes no pause condition, since releasing would
+   * approve the analysis too. The metric is read by the controller, a local process here, from an
+   * endpoint of this test on loopback.
+   */
+  @Test
+  void aWarmCanaryWhoseAnalysisIsInconclusiveStaysPausedForIt() throws Exception {
+    Phases phases = new Phases("inconclusive analysis");
+    HttpServer metric = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    metric.createContext("/", exchange -> {
+      byte[] body = "{\"errorRate\": 5}".getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    metric.start();
+    // Slow preload: the analysis is inconclusive well before the canary is warm.
+    try (DealRollout app = scenario.deploy("e2e-analysis", warmup("Preload", "preloadRate", 2),
+        RolloutGateE2E.WORK)) {
+      scenario.warmUpHotSet(app, TRACKED, 150).close();
+      app.analyseInBackground(Map.of("name", "error-rate", "count", 1,
+          "successCondition", "result < 1", "failureCondition", "result > 10",
+          "provider", Map.of("web", Map.of(
+              "url", "http://127.0.0.1:" + metric.getAddress().getPort() + "/",
+              "jsonPath", "{$.errorRate}"))), 1);
+      phases.done("deployed, hot set tracked, analysis added");
+
+      String stablePods = app.currentPodHash();
+      app.setEnv("DEAL_SCHEMA_VERSION", "v2");
+      awaitHeld(app, stablePods);
+      await("analysis inconclusive").atMost(CANARY_START).pollInterval(Duration.ofMillis(200))
+          .until(() -> app.pauseReasons().contains("InconclusiveAnalysisRun"));
+      phases.done("canary held at the gate, analysis inconclusive");
+
+      await("warm, and held for the analysis").atMost(CANARY_START).untilAsserted(() -> {
+        assertThat(app.condition("RolloutHeld")).containsEntry("status", "True")
+            .containsEntry("reason", "PausedForAnotherReason");
+        assertThat((String) app.gate().get("message")).contains("InconclusiveAnalysisRun");
+      });
+      phases.done("canary warm, held for the analysis");
+      long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (System.nanoTime() < end) {
+        assertThat(app.pauseReasons()).as("both pauses stay, several gate passes later")
+            .contains("CanaryPauseStep", "InconclusiveAnalysisRun");
+        assertThat(app.rolloutStatus().get("currentStepIndex")).isEqualTo(1);
+        Thread.sleep(500);
+      }
+      phases.done("still paused for both after 5 s");
+    } finally {
+      metric.stop(0);
       phases.log();
     }
   }
