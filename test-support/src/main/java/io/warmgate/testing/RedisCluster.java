@@ -194,8 +194,16 @@ public final class RedisCluster implements ManagedService {
     try {
       Files.createDirectories(m.dir);
       if (!created) {
-        // A directory left by an earlier run on the same port holds another cluster's identity.
-        Files.deleteIfExists(m.dir.resolve("nodes.conf"));
+        // A directory left by an earlier node on the same port holds another cluster's identity
+        // and, where that node was a replica, the data it synced: a node loading either is not
+        // empty, and redis-cli refuses to create a cluster with it.
+        for (String leftover : List.of("nodes.conf", "dump.rdb", "temp-*.rdb")) {
+          try (var found = Files.newDirectoryStream(m.dir, leftover)) {
+            for (Path file : found) {
+              Files.deleteIfExists(file);
+            }
+          }
+        }
       }
     } catch (IOException e) {
       throw new IllegalStateException("cannot prepare " + m.dir, e);

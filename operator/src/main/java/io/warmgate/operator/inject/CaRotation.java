@@ -62,9 +62,12 @@ final class CaRotation {
         stored.nextCa().filter(c -> validAt(c.certificate(), now));
     Optional<X509Certificate> previousCa = stored.previousCa().filter(c -> validAt(c, now));
     if (ca.isEmpty()) {
-      log.warn("The webhook's CA is missing or expired; a new one is trusted from now on, and the "
-          + "API server refuses the webhook until the caBundle holds it");
-      previousCa = stored.ca().map(Certificates.Issued::certificate).filter(c -> validAt(c, now));
+      if (stored.equals(WebhookCertificates.NONE)) {
+        log.info("Issuing the webhook's CA");
+      } else {
+        log.warn("The webhook's CA is missing or expired; a new one is trusted from now on, and "
+            + "the API server refuses replicas serving under the old one until they re-read it");
+      }
       ca = Optional.of(Certificates.newCa(CA_NAME, lifetimes.caValidity(), clock));
       nextCa = Optional.empty();
     }
