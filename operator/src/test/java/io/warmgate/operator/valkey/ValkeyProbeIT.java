@@ -159,12 +159,12 @@ class ValkeyProbeIT {
     ProbeResult right = probe(new ValkeyEndpoint(List.of(address(protectedServer)), false, false,
         true, null, null, "s3cret".toCharArray()));
 
-    assertThat(missing.reason()).isEqualTo("AuthFailed");
+    assertThat(missing.reason()).as(missing.message()).isEqualTo("AuthFailed");
     assertThat(missing.message()).contains("requires a password")
         .contains("spec.valkey.passwordSecretKeyRef");
-    assertThat(wrong.reason()).isEqualTo("AuthFailed");
+    assertThat(wrong.reason()).as(wrong.message()).isEqualTo("AuthFailed");
     assertThat(wrong.message()).contains("refused the credentials");
-    assertThat(right.reason()).isEqualTo("Connected");
+    assertThat(right.reason()).as(right.message()).isEqualTo("Connected");
     assertThat(right.unprotected()).isNull();
   }
 
