@@ -214,7 +214,11 @@ final class DealRollout implements AutoCloseable {
 
   /** The reasons of the Rollout's pause conditions, in order. */
   List<String> pauseReasons() {
-    Object conditions = rolloutStatus().get("pauseConditions");
+    return pauseReasons(rolloutStatus());
+  }
+
+  private static List<String> pauseReasons(Map<String, Object> rolloutStatus) {
+    Object conditions = rolloutStatus.get("pauseConditions");
     return conditions instanceof List<?> list ? list.stream()
         .map(c -> c instanceof Map<?, ?> m ? String.valueOf(m.get("reason")) : "?").toList()
         : List.of();
@@ -328,17 +332,13 @@ final class DealRollout implements AutoCloseable {
    */
   boolean heldAtGate() {
     Map<String, Object> s = rolloutStatus();
-    Object conditions = s.get("pauseConditions");
-    boolean pausedAtStep = conditions instanceof List<?> list && list.stream()
-        .anyMatch(c -> c instanceof Map<?, ?> m && "CanaryPauseStep".equals(m.get("reason")));
-    return pausedAtStep && s.get("currentPodHash") != null
+    return pauseReasons(s).contains("CanaryPauseStep") && s.get("currentPodHash") != null
         && !s.get("currentPodHash").equals(s.get("stableRS"))
         && Integer.valueOf(1).equals(s.get("currentStepIndex")) && !Boolean.TRUE.equals(s.get("abort"));
   }
 
   boolean paused() {
-    Object conditions = rolloutStatus().get("pauseConditions");
-    return conditions instanceof List<?> list && !list.isEmpty();
+    return !pauseReasons().isEmpty();
   }
 
   List<Integer> ports() {

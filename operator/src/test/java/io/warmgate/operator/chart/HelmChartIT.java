@@ -302,13 +302,7 @@ class HelmChartIT {
       String[] release = {"--namespace", ns, "--kubeconfig", kubeconfig.toString(),
           "--set", "fullnameOverride=wg-upgrade"};
       Helm.succeed(concat(new String[] {"install", "warmgate", Helm.chart().toString()}, release));
-      String bundle = Base64.getEncoder().encodeToString(
-          "-----BEGIN CERTIFICATE-----\nissued by the operator\n".getBytes(StandardCharsets.UTF_8));
-      client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("wg-upgrade")
-          .edit(c -> {
-            c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(bundle));
-            return c;
-          });
+      String bundle = caBundleAsTheOperatorWritesIt("wg-upgrade");
 
       Helm.succeed(concat(new String[] {"upgrade", "warmgate", Helm.chart().toString(),
           "--set", "logging.level=DEBUG"}, release));
@@ -338,13 +332,7 @@ class HelmChartIT {
         assertThat(w.getClientConfig().getCaBundle()).as("left out, not empty").isNull());
     client.resource(rendered).fieldManager("argocd-controller").forceConflicts()
         .serverSideApply();
-    String bundle = Base64.getEncoder().encodeToString(
-        "-----BEGIN CERTIFICATE-----\nissued by the operator\n".getBytes(StandardCharsets.UTF_8));
-    client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("wg-gitops")
-        .edit(c -> {
-          c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(bundle));
-          return c;
-        });
+    String bundle = caBundleAsTheOperatorWritesIt("wg-gitops");
 
     rendered.getWebhooks().get(0).setTimeoutSeconds(7);
     client.resource(rendered).fieldManager("argocd-controller").forceConflicts()
@@ -668,6 +656,21 @@ class HelmChartIT {
           && current.getStatus().getConditions().stream().anyMatch(
               c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     });
+  }
+
+  /**
+   * Sets every webhook's caBundle of {@code configuration} as the operator does (a client-side
+   * edit, sent as a JSON patch by fabric8's field manager), and returns it.
+   */
+  private static String caBundleAsTheOperatorWritesIt(String configuration) {
+    String bundle = Base64.getEncoder().encodeToString(
+        "-----BEGIN CERTIFICATE-----\nissued by the operator\n".getBytes(StandardCharsets.UTF_8));
+    client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(configuration)
+        .edit(c -> {
+          c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(bundle));
+          return c;
+        });
+    return bundle;
   }
 
   static List<HasMetadata> load(String yaml) {
