@@ -172,7 +172,7 @@ public final class GateDecision {
   private static String tailHint(GateInputs in) {
     Integer budget = in.warmup().originBudget();
     OriginForecast.Forecast f = in.observed().forecast();
-    if (budget == null || f == null || !f.known() || f.steady() + f.tail() <= budget) {
+    if (budget == null || f == null || !f.known() || f.staying() + f.tail() <= budget) {
       return "";
     }
     return format("; ids outside the hot set alone add %,.0f reads/s, which warming the hot set "
@@ -281,6 +281,10 @@ public final class GateDecision {
       OriginForecast.Forecast f = seen.forecast();
       text += f == null || !f.known()
           ? format(", origin load unknown of %,d reads/s budget", rules.originBudget())
+          : f.leaving() > 0
+          ? format(", origin %,.0f now − %,.0f ending with the replaced pods + %,.0f peak = "
+              + "%,.0f of %,d reads/s budget", f.steady(), f.leaving(), f.peak(), f.total(),
+              rules.originBudget())
           : format(", origin %,.0f now + %,.0f peak = %,.0f of %,d reads/s budget", f.steady(),
               f.peak(), f.total(), rules.originBudget());
     }

@@ -28,16 +28,27 @@ import java.util.Objects;
  *       {@code weight} ids: the hottest ids are checked one by one (weight 1), the rest through a
  *       fixed random sample whose weight scales it to their number, an unbiased estimate of the
  *       sum over all of them.
- *   <li><b>The tail is cold and stays cold for a TTL.</b> Lookups of ids outside the probed hot
- *       set ({@code tail = max(0, requestRate − Σ weight × r_i)}) are of ids each requested rarely;
- *       the stable key space answers a share {@code h} of them (at most its hit ratio, which is
- *       used), the new one almost none until it has seen each of them once. They add
- *       {@code s × tail × h}, constant until {@link Inputs#horizon} (the L2 TTL: by then the old
- *       key space would have reloaded those ids as well). Preload does not lower this part.
- *   <li><b>The steady rate stays.</b> The origin keeps serving {@link Inputs#steadyOriginRate}
- *       (what the key spaces cost now, preload excluded); the forecast is what comes on top.
+ *   <li><b>The tail stays as cold as the canary left it for a TTL.</b> Lookups of ids outside
+ *       the probed hot set ({@code tail = max(0, requestRate − Σ weight × r_i)}) are of ids each
+ *       requested rarely; the stable key space answers a share {@code h} of them (at most its
+ *       hit ratio, which is used); the new one answers the share {@code q} its own pods' lookups
+ *       have filled: the canary's hits that were not of present hot-set ids, over its tail
+ *       lookups ({@code q = (canaryHitRatio − present/requestRate) ÷ (tail/requestRate)}, 0 when
+ *       the canary has no traffic yet), which grows the longer the canary serves. They add
+ *       {@code s × tail × h × (1 − q)}, constant until {@link Inputs#horizon} (the L2 TTL: by
+ *       then the old key space would have reloaded those ids as well). Preload does not lower
+ *       this part.
+ *   <li><b>The stable key space's reads end with its pods.</b> The origin serves
+ *       {@link Inputs#steadyOriginRate} now (what the key spaces cost, preload excluded). The part
+ *       of it the stable key space costs, {@link Inputs#leavingOriginRate}, is asked by the pods
+ *       the release replaces only: their lookups drive its fills and refresh-ahead, so it stops
+ *       when their traffic moves. The rest (other key spaces, the canary's own) stays. A stable
+ *       key space that other workloads share keeps their part, which the forecast does not
+ *       separate: it then predicts too little by that part.
  * </ul>
- * So {@code added(t) = s Σ_missing w_i r_i e^(−r_i t) + s × tail × h} for {@code 0 ≤ t < H}.
+ * So {@code added(t) = s Σ_missing w_i r_i e^(−r_i t) + s × tail × h × (1 − q)} for
+ * {@code 0 ≤ t < H},
+ * and the origin's rate right after the release is {@code steady − leaving + added(0…1 s)}.
  * It only falls, so its peak is its mean over the first {@link #PEAK_RESOLUTION} (the resolution
  * an origin's read rate is watched at: a cold id looked up a thousand times a second is one read,
  * not a thousand reads/s), the first seconds are its mean over {@link #FIRST_SECONDS},
@@ -86,17 +97,25 @@ public final class OriginForecast {
    * @param requestRate lookups per second of the whole fleet (every key space)
    * @param stableHitRatio share (0-1) of the stable key space's lookups answered by L1 or L2;
    *     null when unknown, read as 1 (every tail lookup a hit today: the largest forecast)
+   * @param canaryHitRatio share (0-1) of the canary key space's lookups answered by L1 or L2;
+   *     null when the canary has served no lookups (read as a key space holding no tail id)
    * @param steadyOriginRate origin reads per second now, preload excluded
+   * @param leavingOriginRate the part of {@code steadyOriginRate} the stable key space costs,
+   *     which ends with the pods the release replaces; at most {@code steadyOriginRate}
    * @param releasedShare share (0-1) of the lookups still served by pods the release replaces
    * @param horizon how long a cold key space stays colder than the old one: the L2 TTL
    */
   public record Inputs(List<Probe> probes, double requestRate, Double stableHitRatio,
-      double steadyOriginRate, double releasedShare, Duration horizon) {
+      Double canaryHitRatio, double steadyOriginRate, double leavingOriginRate, double releasedShare, Duration horizon) {
     public Inputs {
       probes = List.copyOf(probes);
       Objects.requireNonNull(horizon, "horizon");
       if (horizon.isNegative() || horizon.isZero()) {
         throw new IllegalArgumentException("horizon must be positive: " + horizon);
+      }
+      if (!(leavingOriginRate >= 0) || leavingOriginRate > Math.max(0, steadyOriginRate)) {
+        throw new IllegalArgumentException("leaving origin rate " + leavingOriginRate
+            + " must be between 0 and the steady origin rate " + steadyOriginRate);
       }
     }
   }
@@ -108,6 +127,7 @@ public final class OriginForecast {
    * A forecast, or why there is none.
    *
    * @param steady origin reads per second now, preload excluded
+   * @param leaving the part of {@code steady} that ends with the replaced pods
    * @param firstSeconds added origin reads per second, averaged over {@link #FIRST_SECONDS}
    * @param peak the largest added origin reads per second, over the first
    *     {@link #PEAK_RESOLUTION} after the release
@@ -119,7 +139,8 @@ public final class OriginForecast {
    * @param dominant the absent ids adding most, hottest first, at most {@link #DOMINANT_IDS}
    * @param unknown why nothing is forecast, or null when it is
    */
-  public record Forecast(double steady, double firstSeconds, double peak, double tail,
+  public record Forecast(double steady, double leaving, double firstSeconds, double peak,
+      double tail,
       Duration warmAfter, double extraReads, double releasedShare, List<HotId> dominant,
       String unknown) {
 
@@ -129,7 +150,7 @@ public final class OriginForecast {
 
     /** No forecast, because of {@code why}. */
     public static Forecast unknown(String why) {
-      return new Forecast(0, 0, 0, 0, Duration.ZERO, 0, 0, List.of(), why);
+      return new Forecast(0, 0, 0, 0, 0, Duration.ZERO, 0, 0, List.of(), why);
     }
 
     /** Whether there is a forecast. */
@@ -137,24 +158,35 @@ public final class OriginForecast {
       return unknown == null;
     }
 
-    /** Steady plus peak: the origin's predicted read rate right after a release now. */
+    /** What stays of the steady rate once the replaced pods' traffic has moved. */
+    public double staying() {
+      return Math.max(0, steady - leaving);
+    }
+
+    /**
+     * The origin's predicted read rate right after a release now: what stays of the steady
+     * rate, plus the peak.
+     */
     public double total() {
-      return steady + peak;
+      return staying() + peak;
     }
 
     /**
      * Such as {@code releasing now adds ~1,240 reads/s at its peak (~310 over the first 10 s,
-     * 52 from ids outside the hot set) on top of 800 now, warm after 1m 4s, 9,100 extra reads};
-     * the reason when unknown.
+     * 52 from ids outside the hot set) on top of 800 now (300 of them end with the replaced
+     * pods), warm after 1m 4s, 9,100 extra reads}; the reason when unknown.
      */
     public String describe() {
       if (!known()) {
         return "no origin forecast: " + unknown;
       }
+      String ending = leaving > 0
+          ? String.format(Locale.ROOT, " (%,.0f of them end with the replaced pods)", leaving)
+          : "";
       return String.format(Locale.ROOT, "releasing now adds ~%,.0f reads/s at its peak (~%,.0f "
-          + "over the first %d s, %,.0f from ids outside the hot set) on top of %,.0f now, warm "
-          + "after %s, %,.0f extra reads", peak, firstSeconds, FIRST_SECONDS.toSeconds(), tail,
-          steady, GateDecision.seconds(warmAfter), extraReads);
+          + "over the first %d s, %,.0f from ids outside the hot set) on top of %,.0f now%s, "
+          + "warm after %s, %,.0f extra reads", peak, firstSeconds, FIRST_SECONDS.toSeconds(),
+          tail, steady, ending, GateDecision.seconds(warmAfter), extraReads);
     }
   }
 
@@ -165,12 +197,16 @@ public final class OriginForecast {
     double horizon = in.horizon().toMillis() / 1000.0;
     double first = FIRST_SECONDS.toSeconds();
     double probed = 0;
+    double presentRate = 0;
     double hotPeak = 0;
     double hotFirst = 0;
     double hotExtra = 0;
     List<Probe> missing = new ArrayList<>();
     for (Probe p : in.probes()) {
       probed += p.weight() * p.rate();
+      if (p.present()) {
+        presentRate += p.weight() * p.rate();
+      }
       if (p.present() || p.rate() == 0) {
         continue;
       }
@@ -180,7 +216,10 @@ public final class OriginForecast {
       hotFirst += p.weight() * -Math.expm1(-p.rate() * first);
       hotExtra += p.weight() * -Math.expm1(-p.rate() * horizon);
     }
-    double tail = s * Math.max(0, in.requestRate() - probed) * hit;
+    double tailRate = Math.max(0, in.requestRate() - probed);
+    double filled = filledTailShare(in.canaryHitRatio(), presentRate, tailRate,
+        in.requestRate());
+    double tail = s * tailRate * hit * (1 - filled);
     double peak = s * hotPeak + tail;
     double firstSeconds = s * hotFirst / first + tail;
     double extra = s * hotExtra + tail * horizon;
@@ -188,8 +227,8 @@ public final class OriginForecast {
     List<HotId> dominant = missing.stream()
         .sorted(Comparator.comparingDouble(Probe::rate).reversed().thenComparing(Probe::id))
         .limit(DOMINANT_IDS).map(p -> new HotId(bounded(p.id()), p.rate())).toList();
-    return new Forecast(Math.max(0, in.steadyOriginRate()), firstSeconds, peak, tail, warmAfter,
-        extra, s, dominant, null);
+    return new Forecast(Math.max(0, in.steadyOriginRate()), in.leavingOriginRate(), firstSeconds,
+        peak, tail, warmAfter, extra, s, dominant, null);
   }
 
   /**
@@ -220,6 +259,19 @@ public final class OriginForecast {
       }
     }
     return Duration.ofMillis(Math.round(hi * 1000));
+  }
+
+  /**
+   * {@code q}: the share of tail lookups whose id the canary's key space already holds, from
+   * the canary's hit ratio less its lookups of present hot-set ids; 0 without canary traffic.
+   */
+  private static double filledTailShare(Double canaryHitRatio, double presentRate,
+      double tailRate, double requestRate) {
+    if (canaryHitRatio == null || tailRate <= 0 || requestRate <= 0) {
+      return 0;
+    }
+    double tailHits = clamp(canaryHitRatio) - presentRate / requestRate;
+    return Math.max(0, Math.min(1, tailHits / (tailRate / requestRate)));
   }
 
   /** The hot part of the added rate at {@code t} seconds after the release. */

@@ -396,9 +396,13 @@ public final class RolloutGate {
     }
     Double hitRatio = stableTraffic.requests() > 0
         ? stableTraffic.hits() / stableTraffic.requests() : null;
+    Double canaryHitRatio = canaryTraffic.requests() > 0
+        ? canaryTraffic.hits() / canaryTraffic.requests() : null;
     List<OriginForecast.Probe> probes = stats.probes(schema, cut.ids(), cut.rates());
-    return OriginForecast.of(new OriginForecast.Inputs(probes, all.requests(), hitRatio, steady,
-        share, l2Ttl));
+    // The stable key space is read for the stable pods only: its reads end with the release.
+    double leaving = Math.min(steady, stableTraffic.originLoads());
+    return OriginForecast.of(new OriginForecast.Inputs(probes, all.requests(), hitRatio,
+        canaryHitRatio, steady, leaving, share, l2Ttl));
   }
 
   private List<KeySpaceStatus> keySpaces(ValkeyCommands valkey,
@@ -500,6 +504,7 @@ public final class RolloutGate {
       return status;
     }
     status.setOriginRate(round(f.steady()));
+    status.setLeavingRate(round(f.leaving()));
     status.setPeak(round(f.peak()));
     status.setFirstSeconds(round(f.firstSeconds()));
     status.setTail(round(f.tail()));

@@ -14,6 +14,10 @@ public class ForecastStatus {
       + "excluded (the agents' originLoads counters over the last minute).")
   private Double originRate;
 
+  @JsonPropertyDescription("Part of originRate the stable key space costs: its pods alone read "
+      + "it, so it ends when the release moves their traffic.")
+  private Double leavingRate;
+
   @JsonPropertyDescription("Predicted origin reads per second a release now adds at its peak, "
       + "right after the release, on top of originRate.")
   private Double peak;
@@ -41,8 +45,8 @@ public class ForecastStatus {
       + "hottest first (at most 5).")
   private List<HotIdStatus> dominantIds = new ArrayList<>();
 
-  @JsonPropertyDescription("warmup.originBudget when set: the gate releases once originRate + peak "
-      + "fits under it.")
+  @JsonPropertyDescription("warmup.originBudget when set: the gate releases once originRate - "
+      + "leavingRate + peak fits under it.")
   private Integer budget;
 
   @JsonPropertyDescription("Ids per second the preloading agent loads at now (its adaptive rate "
@@ -61,6 +65,14 @@ public class ForecastStatus {
 
   public void setOriginRate(Double originRate) {
     this.originRate = originRate;
+  }
+
+  public Double getLeavingRate() {
+    return leavingRate;
+  }
+
+  public void setLeavingRate(Double leavingRate) {
+    this.leavingRate = leavingRate;
   }
 
   public Double getPeak() {

@@ -649,11 +649,17 @@ class GateDecisionTest {
     assertThat(GateDecision.seconds(Duration.ofMinutes(10))).isEqualTo("10m");
   }
 
-  // warmup.originBudget: steady origin rate + forecast peak must fit under it.
+  // warmup.originBudget: what stays of the steady origin rate + forecast peak must fit under it.
 
   static OriginForecast.Forecast forecast(double steady, double peak, double tail) {
-    return new OriginForecast.Forecast(steady, peak / 2, peak, tail, Duration.ofSeconds(40),
-        peak * 10, 0.75, List.of(new OriginForecast.HotId("id-7", 12)), null);
+    return forecast(steady, 0, peak, tail);
+  }
+
+  static OriginForecast.Forecast forecast(double steady, double leaving, double peak,
+      double tail) {
+    return new OriginForecast.Forecast(steady, leaving, peak / 2, peak, tail,
+        Duration.ofSeconds(40), peak * 10, 0.75, List.of(new OriginForecast.HotId("id-7", 12)),
+        null);
   }
 
   static GateInputs.Observed budgeted(Coverage coverage, OriginForecast.Forecast forecast) {
@@ -677,6 +683,19 @@ class GateDecisionTest {
     assertThat(d.reason()).isEqualTo("WithinOriginBudget");
     assertThat(d.message()).isEqualTo("released after 20 s: coverage 10.0% (10/100 keys) of 0% "
         + "needed, origin 50 now + 100 peak = 150 of 200 reads/s budget");
+  }
+
+  @Test
+  void theStableKeySpacesReadsEndWithTheReleaseAndLeaveRoomUnderTheBudget() {
+    // 800 now, of which the stable key space costs 500: after the release 300 + 600 = 900.
+    Decision d = decide(held(), budget(1000, 0), null,
+        budgeted(new Coverage(10, 100), forecast(800, 500, 600, 5)), Duration.ofSeconds(20));
+    assertThat(d).isInstanceOf(Decision.Release.class);
+    assertThat(d.message()).contains("origin 800 now − 500 ending with the replaced pods + 600 "
+        + "peak = 900 of 1,000 reads/s budget");
+    assertThat(decide(held(), budget(1000, 0), null,
+        budgeted(new Coverage(10, 100), forecast(800, 0, 600, 5)), Duration.ofSeconds(20)))
+        .isInstanceOf(Decision.Hold.class);
   }
 
   @Test

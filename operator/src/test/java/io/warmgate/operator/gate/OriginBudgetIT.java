@@ -32,9 +32,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * its meta, stats buckets, value keys).
  *
  * <p>The fleet: stable pods serve 300 lookups/s (90 % hits, 40 origin reads/s), the canary 100
- * (10 origin reads/s); the hot set is 100 ids at 2 lookups/s each. A release moves 75 % of the
- * traffic: a fully cold canary adds 0.75 × 100 × (1 − e^−2) = 64.85 reads/s for the hot set and
- * 0.75 × (400 − 200) × 0.9 = 135 for the ids outside it, about 199.85 on top of 50.
+ * (no hits yet, so its key space holds none of the ids outside the hot set; 10 origin reads/s);
+ * the hot set is 100 ids at 2 lookups/s each. A release moves 75 % of the traffic: a fully cold
+ * canary adds 0.75 × 100 × (1 − e^−2) = 64.85 reads/s for the hot set and
+ * 0.75 × (400 − 200) × 0.9 = 135 for the ids outside it, about 199.85 on top of the 50 now, of
+ * which the stable key space's 40 end with the release.
  */
 class OriginBudgetIT {
 
@@ -89,7 +91,7 @@ class OriginBudgetIT {
     Arrays.fill(rates, 2.0);
     hot = agents.hotSetAt(rates);
     agents.traffic("aaa111", 300, 0.9, 40);
-    agents.traffic("bbb222", 100, 0.5, 10);
+    agents.traffic("bbb222", 100, 0.0, 10);
   }
 
   @Test
@@ -98,6 +100,7 @@ class OriginBudgetIT {
 
     ForecastStatus cold = awaitForecast(peak -> peak > 190);
     assertThat(cold.getOriginRate()).isEqualTo(50.0);
+    assertThat(cold.getLeavingRate()).isEqualTo(40.0);
     assertThat(cold.getReleasedShare()).isEqualTo(75.0);
     assertThat(cold.getTail()).isCloseTo(TAIL, within(0.5));
     assertThat(cold.getPeak()).isCloseTo(100 * HOT_PEAK_PER_ID + TAIL, within(1.0));
@@ -124,11 +127,12 @@ class OriginBudgetIT {
 
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
     await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(policy.gate().getMessage())
-        .contains("of 200 reads/s budget").contains("origin 50 now + 200 peak = 250"));
+        .contains("of 200 reads/s budget")
+        .contains("origin 50 now − 40 ending with the replaced pods + 200 peak = 210"));
     assertThat(policy.gate().getForecast().getBudget()).isEqualTo(200);
     assertStillHeldFor(Duration.ofSeconds(2));
 
-    // Warm: only the ids outside the hot set remain, 50 + 135 = 185 fits under 200.
+    // Warm: only the ids outside the hot set remain, 50 − 40 + 135 = 145 fits under 200.
     agents.writeValues("bbb222", hot);
     await().atMost(Policies.WITHIN).pollInterval(Duration.ofMillis(50))
         .until(() -> argo.status().get("pauseConditions") == null);
@@ -137,7 +141,8 @@ class OriginBudgetIT {
         "WithinOriginBudget");
     // 135 and a little more: the rates read from the scores lose one sample each.
     assertThat(warmed.getMessage()).containsPattern(
-        "origin 50 now \\+ 13[56] peak = 18[56] of 200 reads/s budget");
+        "origin 50 now − 40 ending with the replaced pods \\+ 13[56] peak = 14[56] of 200 "
+            + "reads/s budget");
   }
 
   @Test

@@ -25,7 +25,7 @@ class OriginForecastTest {
   /** The forecast of {@code probes} whose lookups are all the fleet's, share 1, steady 100. */
   static OriginForecast.Forecast of(List<OriginForecast.Probe> probes) {
     double requests = probes.stream().mapToDouble(p -> p.rate() * p.weight()).sum();
-    return OriginForecast.of(new OriginForecast.Inputs(probes, requests, 0.9, 100, 1, TTL));
+    return OriginForecast.of(new OriginForecast.Inputs(probes, requests, 0.9, null, 100, 0, 1, TTL));
   }
 
   @Test
@@ -67,9 +67,9 @@ class OriginForecastTest {
   void onlyTheTrafficTheReleaseMovesAddsReads() {
     List<OriginForecast.Probe> probes = List.of(cold("a", 40), cold("b", 10));
     OriginForecast.Forecast all = OriginForecast.of(
-        new OriginForecast.Inputs(probes, 50, 1.0, 0, 1, TTL));
+        new OriginForecast.Inputs(probes, 50, 1.0, null, 0, 0, 1, TTL));
     OriginForecast.Forecast quarter = OriginForecast.of(
-        new OriginForecast.Inputs(probes, 50, 1.0, 0, 0.25, TTL));
+        new OriginForecast.Inputs(probes, 50, 1.0, null, 0, 0, 0.25, TTL));
     assertThat(quarter.peak()).isCloseTo(all.peak() / 4, within(1e-9));
     assertThat(quarter.extraReads()).isCloseTo(all.extraReads() / 4, within(1e-9));
     assertThat(quarter.releasedShare()).isEqualTo(0.25);
@@ -98,7 +98,7 @@ class OriginForecastTest {
   void theTailAddsItsShareTheStableKeySpaceAnswersForAWholeTtl() {
     // 100 lookups/s of the hot set (warm), 60 more of other ids, 70% of them answered today.
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(warm("a", 100)), 160, 0.7, 10, 0.5, TTL));
+        List.of(warm("a", 100)), 160, 0.7, null, 10, 0, 0.5, TTL));
     assertThat(f.tail()).isCloseTo(0.5 * 60 * 0.7, within(1e-9));
     assertThat(f.peak()).isCloseTo(f.tail(), within(1e-9));
     assertThat(f.firstSeconds()).isCloseTo(f.tail(), within(1e-9));
@@ -107,16 +107,32 @@ class OriginForecastTest {
   }
 
   @Test
+  void theTailIdsTheCanaryHasFilledAddNothing() {
+    // 160 lookups/s: 100 of the warm hot-set id, 60 of the tail. The canary answers 85 % of its
+    // lookups: 62.5 % are of the present hot id, so it holds (85 − 62.5) ÷ 37.5 = 60 % of the
+    // tail lookups' ids.
+    OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
+        List.of(warm("a", 100)), 160, 0.7, 0.85, 10, 0, 0.5, TTL));
+    assertThat(f.tail()).isCloseTo(0.5 * 60 * 0.7 * 0.4, within(1e-9));
+    // A canary answering no more than its present hot-set lookups holds none of the tail;
+    // one answering every lookup holds all of it.
+    assertThat(OriginForecast.of(new OriginForecast.Inputs(List.of(warm("a", 100)), 160, 0.7,
+        0.5, 10, 0, 0.5, TTL)).tail()).isCloseTo(0.5 * 60 * 0.7, within(1e-9));
+    assertThat(OriginForecast.of(new OriginForecast.Inputs(List.of(warm("a", 100)), 160, 0.7,
+        1.0, 10, 0, 0.5, TTL)).tail()).isZero();
+  }
+
+  @Test
   void anUnknownHitRatioCountsEveryTailLookupAsAHitToday() {
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(warm("a", 100)), 160, null, 10, 1, TTL));
+        List.of(warm("a", 100)), 160, null, null, 10, 0, 1, TTL));
     assertThat(f.tail()).isCloseTo(60, within(1e-9));
   }
 
   @Test
   void fewerLookupsThanTheHotSetCountsMeanNoTail() {
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(cold("a", 100)), 20, 0.9, 0, 1, TTL));
+        List.of(cold("a", 100)), 20, 0.9, null, 0, 0, 1, TTL));
     assertThat(f.tail()).isZero();
     assertThat(f.peak()).isCloseTo(1, within(1e-9));
   }
@@ -124,7 +140,7 @@ class OriginForecastTest {
   @Test
   void aTailAboveATenthOfThePeakKeepsTheKeySpaceColderForTheWholeTtl() {
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(cold("a", 50)), 60, 1.0, 0, 1, TTL));
+        List.of(cold("a", 50)), 60, 1.0, null, 0, 0, 1, TTL));
     assertThat(f.tail()).isCloseTo(10, within(1e-9));
     assertThat(f.warmAfter()).isEqualTo(TTL);
   }
@@ -150,10 +166,27 @@ class OriginForecastTest {
   @Test
   void itsDescriptionGivesEveryFigure() {
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(cold("a", 1200)), 1300, 0.8, 800, 1, TTL));
+        List.of(cold("a", 1200)), 1300, 0.8, null, 800, 0, 1, TTL));
     assertThat(f.describe()).isEqualTo("releasing now adds ~81 reads/s at its peak (~80 "
         + "over the first 10 s, 80 from ids outside the hot set) on top of 800 now, warm after "
         + "4m, 19,201 extra reads");
+  }
+
+  @Test
+  void theStableKeySpacesReadsLeaveWithTheReleaseButTheRestOfTheSteadyRateStays() {
+    OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
+        List.of(cold("a", 1200)), 1300, 0.8, null, 800, 300, 1, TTL));
+    assertThat(f.staying()).isEqualTo(500);
+    assertThat(f.total()).isCloseTo(500 + f.peak(), within(1e-9));
+    assertThat(f.describe()).contains("on top of 800 now (300 of them end with the replaced "
+        + "pods), warm after");
+  }
+
+  @Test
+  void moreLeavingThanTheSteadyRateIsRefused() {
+    assertThatThrownBy(() -> new OriginForecast.Inputs(List.of(), 0, null, null, 100, 101, 1, TTL))
+        .hasMessageContaining("leaving origin rate 101.0 must be between 0 and the steady "
+            + "origin rate 100.0");
   }
 
   @Test
@@ -169,7 +202,7 @@ class OriginForecastTest {
         .hasMessageContaining("probe a: rate -1.0");
     assertThatThrownBy(() -> new OriginForecast.Probe("a", 1, false, 0.5))
         .hasMessageContaining("weight 0.5");
-    assertThatThrownBy(() -> new OriginForecast.Inputs(List.of(), 0, null, 0, 1, Duration.ZERO))
+    assertThatThrownBy(() -> new OriginForecast.Inputs(List.of(), 0, null, null, 0, 0, 1, Duration.ZERO))
         .hasMessageContaining("horizon must be positive");
   }
 }

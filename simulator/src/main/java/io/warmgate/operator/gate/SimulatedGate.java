@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The operator's own rollout gate, driven by the fleet simulator instead of a cluster: the hot set
@@ -47,11 +48,13 @@ public final class SimulatedGate {
    * A gate holding a canary paused at {@code pausedAt}.
    *
    * @param l2Ttl the policy's {@code l2Ttl}: the forecast's window
+   * @param originBudget the policy's {@code warmup.originBudget}, reads/s; null when unset
    */
   public SimulatedGate(WarmupMode mode, int hotSetSize, int preloadRate, int minCoverage,
-      Duration maxWait, TimeoutAction onTimeout, Duration l2Ttl, Instant pausedAt) {
+      Duration maxWait, TimeoutAction onTimeout, Duration l2Ttl, Integer originBudget,
+      Instant pausedAt) {
     this.warmup = new GateInputs.Warmup(mode, hotSetSize, preloadRate, minCoverage, null, null,
-        maxWait, onTimeout, true);
+        maxWait, onTimeout, true, originBudget);
     this.l2Ttl = l2Ttl;
     List<RolloutView.Step> steps = List.of(new RolloutView.Step(true, true));
     this.rollout = new RolloutView("sim", "deal-service", "uid", "1", steps, "canary", "stable", 0,
@@ -87,19 +90,76 @@ public final class SimulatedGate {
   }
 
   /**
+   * The origin load releasing now would add, as the operator forecasts it: the hot set probed
+   * with the operator's own choice of ids ({@link NamespaceStats#FORECAST_HEAD} hottest one by
+   * one, a fixed sample of {@link NamespaceStats#FORECAST_SAMPLE} of the rest), each id's rate
+   * from the agents' scores ({@link HotSetForecast}).
+   *
+   * @param present whether an id's value is in the canary's namespace
+   * @param requestRate the fleet's lookups per second
+   * @param stableHitRatio the share of the stable pods' lookups L1 or L2 answers
+   * @param canaryHitRatio the share of the canary's lookups L1 or L2 answers
+   * @param steady origin reads per second now, preload excluded
+   * @param leaving the part of {@code steady} the stable key space costs
+   * @param releasedShare the share of lookups the release moves
+   */
+  public OriginForecast.Forecast forecast(Predicate<String> present, double requestRate,
+      double stableHitRatio, Double canaryHitRatio, double steady, double leaving,
+      double releasedShare) {
+    if (cut == null || cut.rates().isEmpty()) {
+      return OriginForecast.Forecast.unknown("no hot set with rates chosen");
+    }
+    List<String> ids = cut.ids();
+    List<Double> rates = cut.rates();
+    int head = Math.min(NamespaceStats.FORECAST_HEAD, ids.size());
+    List<String> sampled = NamespaceStats.sample(CANARY_SCHEMA, ids.subList(head, ids.size()),
+        NamespaceStats.FORECAST_SAMPLE);
+    double weight = sampled.isEmpty() ? 1 : (double) (ids.size() - head) / sampled.size();
+    Map<String, Double> rateOf = new java.util.HashMap<>();
+    for (int i = head; i < ids.size(); i++) {
+      rateOf.put(ids.get(i), rates.get(i));
+    }
+    List<OriginForecast.Probe> probes = new ArrayList<>();
+    for (int i = 0; i < head; i++) {
+      probes.add(new OriginForecast.Probe(ids.get(i), rates.get(i), present.test(ids.get(i)), 1));
+    }
+    for (String id : sampled) {
+      probes.add(new OriginForecast.Probe(id, rateOf.get(id), present.test(id), weight));
+    }
+    return OriginForecast.of(new OriginForecast.Inputs(probes, requestRate, stableHitRatio,
+        canaryHitRatio, steady, Math.min(steady, leaving), releasedShare, l2Ttl));
+  }
+
+  /**
+   * The preload rate the operator writes into the warm job under {@code forecast}: at most
+   * {@code preloadRate}, and with an origin budget at most the budget less the steady rate
+   * (the agent's AIMD moves below it when the origin's latency rises); null without a budget.
+   */
+  public Double preloadCeiling(OriginForecast.Forecast forecast) {
+    return RolloutGate.ceiling(warmup, forecast);
+  }
+
+  /** Evaluates the gate at {@code now} without a forecast. */
+  public Verdict evaluate(Instant now, long present, String jobState, long filled) {
+    return evaluate(now, present, jobState, filled, null);
+  }
+
+  /**
    * Evaluates the gate at {@code now}.
    *
    * @param present hot-set ids whose value is in the canary's namespace
    * @param jobState the warm job's state ({@code Running}, {@code Done}) or null when none is open
    * @param filled ids the warm job has loaded
+   * @param forecast the origin forecast of releasing now, or null
    */
-  public Verdict evaluate(Instant now, long present, String jobState, long filled) {
+  public Verdict evaluate(Instant now, long present, String jobState, long filled,
+      OriginForecast.Forecast forecast) {
     int total = cut == null ? 0 : cut.size();
     Coverage coverage = new Coverage(present, total);
     WarmJob job = jobState == null ? null
         : new WarmJob(jobState, total, filled, 0, null, hotSetText(), "canary");
     GateInputs.Observed seen = new GateInputs.Observed(true, null, Set.of(CANARY_SCHEMA),
-        Set.of(STABLE_SCHEMA), coverage, null, job, job == null ? cut : null);
+        Set.of(STABLE_SCHEMA), coverage, null, job, job == null ? cut : null, forecast);
     Decision d = GateDecision.decide(new GateInputs(rollout, step, warmup, previous, holding,
         seen, now, Duration.ofSeconds(30), null));
     previous = d.phase();

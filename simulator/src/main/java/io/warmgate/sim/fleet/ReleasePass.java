@@ -35,6 +35,8 @@ final class ReleasePass {
     final long[] newReads;
     /** New-version reads of ids outside the hot set (all of them without one), per second. */
     final long[] newOutside;
+    /** The warm job's reads, per second (part of {@link #reads}). */
+    final long[] preloadReads;
     final float[] deadlineShare;
     final float[] exhaustedShare;
     final float[] latency;
@@ -43,7 +45,7 @@ final class ReleasePass {
     long newFills;
     long newRenewals;
     long newDistinct;
-    long preloadReads;
+    long preloaded;
     double lookupsDeadline;
     double lookupsExhausted;
     /** When each hot-set id first held a value in the new namespace (by position). */
@@ -59,6 +61,7 @@ final class ReleasePass {
       reads = new long[seconds];
       newReads = new long[seconds];
       newOutside = new long[seconds];
+      preloadReads = new long[seconds];
       presentAt = new double[hotSet];
       Arrays.fill(presentAt, Double.POSITIVE_INFINITY);
     }
@@ -237,7 +240,8 @@ final class ReleasePass {
     }
     count(t, r, 1, true, position < 0);
     if (preloading) {
-      t.preloadReads++;
+      t.preloaded++;
+      t.preloadReads[second(t, r)]++;
       t.newFills++;
     } else if (held) {
       t.newRenewals++;
@@ -318,6 +322,12 @@ final class ReleasePass {
     }
   }
 
+  /** The second of {@code time}, from {@code from}. */
+  private int second(Tally t, double time) {
+    // Times are kept as floats: one rounded up to the window's end counts in its last second.
+    return Math.min(t.reads.length - 1, (int) (time - from));
+  }
+
   private void failed(Tally t, boolean late, double lookups) {
     if (late) {
       t.lookupsDeadline += lookups;
@@ -327,8 +337,7 @@ final class ReleasePass {
   }
 
   private void count(Tally t, double time, long rows, boolean newVersion, boolean outsideHotSet) {
-    // Times are kept as floats: one rounded up to the window's end counts in its last second.
-    int s = Math.min(t.reads.length - 1, (int) (time - from));
+    int s = second(t, time);
     t.reads[s] += rows;
     if (newVersion) {
       t.newReads[s] += rows;

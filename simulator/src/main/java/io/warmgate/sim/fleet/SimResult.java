@@ -1,5 +1,7 @@
 package io.warmgate.sim.fleet;
 
+import io.warmgate.operator.gate.OriginForecast;
+
 /**
  * What one simulated release cost the origin over the common window (first new pod → a fixed
  * time after the slowest strategy's last old pod). Origin reads count ids (rows).
@@ -45,7 +47,8 @@ public record SimResult(Strategy strategy, double steadyPerSecond, long peakPerS
    * @param message the gate's message
    * @param hotSet the hot set's size
    * @param hotSetShare the share of lookups that ask for a hot-set id
+   * @param forecast the operator's origin forecast when the gate released
    */
   public record GateOutcome(double releasedAt, String phase, double coverage, String message,
-      int hotSet, double hotSetShare) {}
+      int hotSet, double hotSetShare, OriginForecast.Forecast forecast) {}
 }

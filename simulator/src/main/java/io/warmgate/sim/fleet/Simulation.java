@@ -1,5 +1,6 @@
 package io.warmgate.sim.fleet;
 
+import io.warmgate.operator.gate.OriginForecast;
 import io.warmgate.operator.gate.SimulatedGate;
 import io.warmgate.operator.model.WarmupMode;
 import io.warmgate.sim.spanner.SpannerCapacity;
@@ -13,7 +14,7 @@ import java.util.Random;
 import java.util.function.Consumer;
 
 /**
- * Plays the release benchmark's five strategies on a simulated fleet in virtual time: the old
+ * Plays the release benchmark's five strategies and (f), the gate with an origin budget, on a simulated fleet in virtual time: the old
  * version serves in its steady state, then each strategy replaces it, and every strategy is
  * measured over one window, from the first new pod to one L2 TTL after the slowest strategy's
  * last step. Deterministic given the parameters' seed.
@@ -37,12 +38,14 @@ public final class Simulation {
    * @param l1SteadyHitRatio the share of a long-running pod's lookups its L1 answers
    * @param podWarmSeconds how long a cold pod takes to reach 95 % of that share, (b)'s wait
    * @param hotSetText how the gate chose the hot set
+   * @param forecastChecks the operator's forecast at each release beside what it measured
    * @param windowSeconds the common window: first new pod → its end
    * @param seconds how long the simulation took, wall clock
    */
   public record Run(SimParams params, SpannerCapacity.Settings origin, double steadyEstimate,
       double l1SteadyHitRatio, double podWarmSeconds, String hotSetText,
-      double distinctPerL2Ttl, List<SimResult> results, double windowSeconds, double seconds) {
+      double distinctPerL2Ttl, List<SimResult> results, List<ForecastCheck> forecastChecks,
+      double windowSeconds, double seconds) {
 
     public SimResult result(Strategy s) {
       return results.stream().filter(r -> r.strategy() == s).findFirst().orElseThrow();
@@ -94,46 +97,158 @@ public final class Simulation {
         p.pods()}});
     release.put(Strategy.FIXED_WAIT, SimParams.FIXED_CANARY_WAIT);
     String hotSetText = null;
-    for (Strategy s : List.of(Strategy.ORGANIC, Strategy.PRELOAD)) {
-      GatePlay play = new GatePlay(p, s == Strategy.PRELOAD ? WarmupMode.Preload
-          : WarmupMode.Organic);
+    // What the agents' statistics say of the old fleet: its hit ratio counts every lookup that
+    // reached the origin as a miss (refresh-ahead renewals included), a slight underestimate.
+    double hitRatio = 1 - steady / p.lookupsPerSecond();
+    int budget = (int) Math.floor(origin.recommendedLine());
+    Map<Strategy, OriginForecast.Forecast> forecasts = new EnumMap<>(Strategy.class);
+    for (Strategy s : List.of(Strategy.ORGANIC, Strategy.PRELOAD, Strategy.ORIGIN_BUDGET)) {
+      GatePlay play = new GatePlay(p, s == Strategy.ORGANIC ? WarmupMode.Organic
+          : WarmupMode.Preload, s == Strategy.ORIGIN_BUDGET ? budget : null);
       SimulatedGate gate = play.gate();
       HotSet hot = ranked.choose(gate);
       hotSetText = hot.text;
-      if (s == Strategy.PRELOAD) {
-        double opens = play.warmJobOpens(gate);
+      if (s != Strategy.ORGANIC) {
+        double[] nothing = new double[hot.size()];
+        Arrays.fill(nothing, Double.POSITIVE_INFINITY);
+        OriginForecast.Forecast atStart = play.forecast(gate, hot, nothing, 0,
+            new GatePlay.Traffic(hitRatio, t -> steady, t -> steady, t -> null),
+            (p.pods() - 1.0) / p.pods());
+        double opens = play.warmJobOpens(gate, atStart);
         if (!Double.isNaN(opens)) {
+          Double ceiling = gate.preloadCeiling(atStart);
+          double rate = Math.max(1, ceiling == null ? p.preloadRate() : ceiling);
           hot.preload(opens + SimParams.POLL_INTERVAL,
-              Math.min(SimParams.MAX_PRELOAD_BATCH, p.preloadRate()), p.preloadRate());
+              (int) Math.max(1, Math.min(SimParams.MAX_PRELOAD_BATCH, rate)), rate);
         }
       }
       double horizon = SimParams.MAX_WAIT + 5;
       Schedule canaryOnly = new Schedule(from, new double[][] {{0, 1}}, p.pods());
-      ReleasePass.Tally before = play(canaryOnly, hot, horizon);
-      SimResult.GateOutcome outcome = play.release(gate, hot, before.presentAt, hotShare(hot));
+      ReleasePass.Tally before = play(canaryOnly, hot, horizon, origin);
+      GatePlay.Traffic traffic = new GatePlay.Traffic(hitRatio, t -> steadyBefore(before, t),
+          t -> oldBefore(before, t), t -> canaryHitRatio(before, t));
+      SimResult.GateOutcome outcome = play.release(gate, hot, before.presentAt, hotShare(hot),
+          traffic);
       log.accept(String.format(java.util.Locale.ROOT, "%s: gate %s after %.0f s at coverage "
-          + "%.1f %% of %,d ids", s, outcome.phase(), outcome.releasedAt(), outcome.coverage(),
-          hot.size()));
+          + "%.1f %% of %,d ids; %s", s, outcome.phase(), outcome.releasedAt(),
+          outcome.coverage(), hot.size(), outcome.forecast().describe()));
       steps.put(s, new double[][] {{0, 1}, {outcome.releasedAt(), p.pods()}});
       release.put(s, outcome.releasedAt());
       hotSets.put(s, hot);
       gates.put(s, outcome);
+      forecasts.put(s, outcome.forecast());
+      if (s == Strategy.ORGANIC) {
+        // (a) and (c) are not gated; the operator forecasts them all the same, (a) before any
+        // new pod (every lookup moves), (c) when its fixed wait ends, from what the canary's
+        // own traffic filled (the same as (d)'s canary until then).
+        double[] nothing = new double[hot.size()];
+        Arrays.fill(nothing, Double.POSITIVE_INFINITY);
+        forecasts.put(Strategy.ALL_AT_ONCE, play.forecast(gate, hot, nothing, 0, traffic, 1));
+        forecasts.put(Strategy.FIXED_WAIT, play.forecast(gate, hot, before.presentAt,
+            SimParams.FIXED_CANARY_WAIT, traffic, (p.pods() - 1.0) / p.pods()));
+      }
     }
     double slowest = release.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
     double end = slowest + SimParams.L2_TTL;
     List<SimResult> results = new ArrayList<>();
     for (Strategy s : Strategy.values()) {
       Schedule schedule = new Schedule(from, steps.get(s), p.pods());
-      ReleasePass.Tally t = play(schedule, hotSets.get(s), end);
+      ReleasePass.Tally t = play(schedule, hotSets.get(s), end, origin);
       results.add(measure(s, t, release.get(s), gates.get(s)));
       log.accept(String.format(java.util.Locale.ROOT, "%s: peak %,d reads/s", s,
           results.get(results.size() - 1).peakPerSecond()));
     }
+    List<ForecastCheck> checks = new ArrayList<>();
+    SpannerCapacity.Settings ample = SpannerCapacity.Settings.of(AMPLE * origin.nodes());
+    for (Map.Entry<Strategy, OriginForecast.Forecast> f : forecasts.entrySet()) {
+      Strategy s = f.getKey();
+      double at = release.get(s);
+      Schedule schedule = new Schedule(from, steps.get(s), p.pods());
+      ReleasePass.Tally t = play(schedule, hotSets.get(s), at + CHECKED_SECONDS, ample);
+      checks.add(check(s, at, f.getValue(), t));
+      log.accept(String.format(java.util.Locale.ROOT, "%s: forecast %,.0f reads/s after the "
+          + "release, measured %,d on an ample origin", s, f.getValue().total(),
+          checks.get(checks.size() - 1).measuredPeak()));
+    }
     return new Run(p, origin, steady, l1.steadyHitRatio(), warm, hotSetText,
-        distinctWithin(SimParams.L2_TTL), results, end, (System.nanoTime() - start) / 1e9);
+        distinctWithin(SimParams.L2_TTL), results, checks, end,
+        (System.nanoTime() - start) / 1e9);
   }
 
-  private ReleasePass.Tally play(Schedule schedule, HotSet hot, double end) {
+  /** How many times the origin's nodes the forecast's check plays against: nothing queues. */
+  static final double AMPLE = 100;
+  /** Seconds after a release the check looks for the peak in. */
+  static final double CHECKED_SECONDS = 60;
+
+  /**
+   * The forecast made at a release beside what the origin then served, on an ample origin: the
+   * forecast predicts demand, which an overloaded origin would cut to what it lets through.
+   *
+   * @param releasedAt seconds after the first new pod
+   * @param measuredPeak the most origin reads of one second within {@link #CHECKED_SECONDS}
+   *     after the release, preload excluded
+   */
+  public record ForecastCheck(Strategy strategy, double releasedAt,
+      OriginForecast.Forecast forecast, long measuredPeak) {
+
+    /** (forecast − measured) ÷ measured, of the origin's rate right after the release. */
+    public double error() {
+      return measuredPeak == 0 ? Double.NaN
+          : (forecast.total() - measuredPeak) / (double) measuredPeak;
+    }
+  }
+
+  private ForecastCheck check(Strategy s, double at, OriginForecast.Forecast f,
+      ReleasePass.Tally t) {
+    int first = (int) Math.round(at - from);
+    long peak = 0;
+    for (int k = first; k < first + CHECKED_SECONDS && k < t.reads.length; k++) {
+      peak = Math.max(peak, t.reads[k] - t.preloadReads[k]);
+    }
+    return new ForecastCheck(s, at, f, peak);
+  }
+
+  /**
+   * Origin reads per second over the minute before {@code at} (seconds after the first new pod),
+   * preload excluded, as the operator reads the agents' statistics.
+   */
+  private double steadyBefore(ReleasePass.Tally t, double at) {
+    return perSecondBefore(t.reads, t.preloadReads, at);
+  }
+
+  /** The old key space's origin reads per second over the minute before {@code at}. */
+  private double oldBefore(ReleasePass.Tally t, double at) {
+    return perSecondBefore(t.reads, t.newReads, at);
+  }
+
+  /**
+   * The canary's hit ratio over the minute before {@code at}, as its agent counts it: its
+   * lookups less its misses, a miss being each of the new key space's origin reads except the
+   * warm job's (refresh-ahead renewals counted as misses too: a slight underestimate); null
+   * within the canary's first minute.
+   */
+  private Double canaryHitRatio(ReleasePass.Tally t, double at) {
+    if (at < 60) {
+      return null;
+    }
+    double lookups = p.lookupsPerSecond() / p.pods();
+    double misses = perSecondBefore(t.newReads, t.preloadReads, at);
+    return Math.max(0, 1 - misses / lookups);
+  }
+
+  /** The mean of {@code counts − less} per second over the minute before {@code at}. */
+  private double perSecondBefore(long[] counts, long[] less, double at) {
+    int end = (int) Math.round(at - from);
+    int window = 60;
+    long sum = 0;
+    for (int k = end - window; k < end; k++) {
+      sum += counts[k] - less[k];
+    }
+    return (double) sum / window;
+  }
+
+  private ReleasePass.Tally play(Schedule schedule, HotSet hot, double end,
+      SpannerCapacity.Settings origin) {
     return new ReleasePass(popularity, l1, schedule, hot, origin, from, end, TICK, p.seed()).run();
   }
 
@@ -178,7 +293,7 @@ public final class Simulation {
     }
     long[] timeline = Arrays.copyOfRange(t.reads, zero - LEAD_SHOWN, t.reads.length);
     return new SimResult(s, (double) before / ttl, peak, peakAt - zero, peakCpu, total,
-        t.newFills, t.newDistinct, t.preloadReads, release, deadline, exhausted,
+        t.newFills, t.newDistinct, t.preloaded, release, deadline, exhausted,
         Math.round(t.lookupsDeadline), Math.round(t.lookupsExhausted), timeline, LEAD_SHOWN, gate,
         worst, t.newOutside[peakAt]);
   }

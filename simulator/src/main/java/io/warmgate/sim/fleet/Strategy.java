@@ -9,7 +9,8 @@ public enum Strategy {
   ONE_BY_ONE("b", "one pod at a time, each until its L1 is warm"),
   FIXED_WAIT("c", "canary fills L2 for a fixed 10 min, then the rest"),
   ORGANIC("d", "warmgate Organic"),
-  PRELOAD("e", "warmgate Preload");
+  PRELOAD("e", "warmgate Preload"),
+  ORIGIN_BUDGET("f", "warmgate Preload, originBudget at the 65 % line");
 
   public final String letter;
   public final String label;
@@ -20,7 +21,7 @@ public enum Strategy {
   }
 
   boolean gated() {
-    return this == ORGANIC || this == PRELOAD;
+    return this == ORGANIC || this == PRELOAD || this == ORIGIN_BUDGET;
   }
 
   @Override

@@ -99,12 +99,17 @@ public final class SpannerCapacity {
       return nodes * SINGLE_ROW_READS_PER_NODE;
     }
 
+    /** Single-row reads per second at the recommended {@value #RECOMMENDED_CPU_PERCENT} % CPU. */
+    public double recommendedLine() {
+      return capacity() * RECOMMENDED_CPU_PERCENT / 100.0;
+    }
+
     /** Such as {@code 1.4 nodes (31,500 single-row reads/s at 100 % CPU), ...}. */
     public String describe() {
       return String.format(Locale.ROOT, "%.1f nodes (%,.0f single-row reads/s at 100 %% CPU, "
           + "%d %% line %,.0f/s), per-query share of a read's cost %.2f, base latency %d ms, "
           + "client deadline %s, queue cap %s", nodes, capacity(), RECOMMENDED_CPU_PERCENT,
-          capacity() * RECOMMENDED_CPU_PERCENT / 100.0, queryShare, baseLatency.toMillis(),
+          recommendedLine(), queryShare, baseLatency.toMillis(),
           human(deadline), human(maxQueue));
     }
 

@@ -44,6 +44,28 @@ class QuickSimulationTest {
   }
 
   @Test
+  void theOperatorsForecastOfEachReleaseIsWithinTwentyPercentOfTheMeasuredRate() {
+    assertThat(run.forecastChecks()).extracting(Simulation.ForecastCheck::strategy)
+        .containsExactlyInAnyOrder(Strategy.ALL_AT_ONCE, Strategy.FIXED_WAIT, Strategy.ORGANIC,
+            Strategy.PRELOAD, Strategy.ORIGIN_BUDGET);
+    for (Simulation.ForecastCheck c : run.forecastChecks()) {
+      assertThat(c.measuredPeak()).as("%s", c.strategy()).isPositive();
+      assertThat(Math.abs(c.error())).as("%s: forecast %s, measured %d", c.strategy(),
+          c.forecast().describe(), c.measuredPeak()).isLessThanOrEqualTo(0.20);
+    }
+  }
+
+  @Test
+  void anOriginBudgetTheForecastExceedsHoldsTheReleaseUntilMaxWait() {
+    SimResult f = run.result(Strategy.ORIGIN_BUDGET);
+
+    assertThat(f.gate().phase()).isEqualTo("TimedOut");
+    assertThat(f.gate().releasedAt()).isGreaterThanOrEqualTo(SimParams.MAX_WAIT);
+    assertThat(f.gate().forecast().total()).isGreaterThan(run.origin().recommendedLine());
+    assertThat(f.gate().message()).contains("not warm").contains("reads/s budget");
+  }
+
+  @Test
   void everyStrategyIsMeasuredOverTheSameWindowFromTheSameSteadyState() {
     double slowest = run.results().stream().mapToDouble(SimResult::releaseSeconds).max()
         .orElseThrow();
