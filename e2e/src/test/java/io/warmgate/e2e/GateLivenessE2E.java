@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -470,6 +472,80 @@ class GateLivenessE2E {
   }
 
   /** The policy's warm-up rules of these tests: {@code mode}, then pairs of field and value. */
+  /**
+   * Issue 29: with {@code warmup.originBudget}, the gate holds a canary while the origin forecast
+   * of releasing it exceeds the budget, and releases it once the preload has brought the forecast
+   * under the budget, before the preload has finished. The canary is held cold first (Organic,
+   * no traffic) until the traffic's last minute has left the agents' statistics, so the forecast
+   * is the cold hot set's alone; the budget is then set to half of it, and the mode to Preload.
+   */
+  @Test
+  void anOriginBudgetHoldsTheCanaryUntilPreloadBringsTheForecastUnderIt() throws Exception {
+    Phases phases = new Phases("origin budget");
+    try (DealRollout app = scenario.deploy("e2e-budget", warmup("Organic", "minCoverage", 100),
+        RolloutGateE2E.WORK)) {
+      scenario.warmUpHotSet(app, TRACKED, 150).close();
+      phases.done("deployed, hot set tracked");
+
+      Instant since = Instant.now();
+      String stablePods = app.currentPodHash();
+      app.setEnv("DEAL_SCHEMA_VERSION", "v2");
+      awaitHeld(app, stablePods);
+      String schema = awaitCanarySchema(app);
+      Map<String, Object> cold = await("a cold canary's forecast, the traffic's last minute past")
+          .atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+          .until(() -> forecast(app), f -> f != null && figure(f, "originRate") == 0
+              && figure(f, "peak") >= 4);
+      long budget = Math.round(figure(cold, "peak") / 2);
+      log.info("[origin budget] cold forecast {}, budget {}", cold, budget);
+      phases.done("canary held cold, forecast read");
+
+      app.editWarmup(Map.of("mode", "Preload", "preloadRate", 1, "minCoverage", 0,
+          "originBudget", budget));
+      await("held for the budget").atMost(Duration.ofMinutes(1))
+          .pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            Map<String, Object> f = forecast(app);
+            assertThat(f).as("forecast").isNotNull();
+            assertThat(figure(f, "budget")).as("forecast budget").isEqualTo((double) budget);
+            assertThat(figure(f, "peak")).as("forecast peak over the budget").isGreaterThan(budget);
+            assertThat(app.heldAtGate()).isTrue();
+            assertThat(app.condition("RolloutHeld")).containsEntry("status", "True")
+                .containsEntry("reason", "Warming");
+            assertThat((String) app.gate().get("message"))
+                .contains("of " + String.format("%,d", budget) + " reads/s budget");
+          });
+      phases.done("held while the forecast exceeds the budget");
+
+      scenario.awaitRelease(app, schema);
+      await("release recorded").atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+          assertThat(app.condition("Warmed")).containsEntry("status", "True")
+              .containsEntry("reason", "WithinOriginBudget"));
+      String released = (String) app.condition("Warmed").get("message");
+      Matcher fit = Pattern.compile("= ([0-9,]+) of ([0-9,]+) reads/s budget").matcher(released);
+      assertThat(fit.find()).as("the forecast in the release message: %s", released).isTrue();
+      assertThat(Long.parseLong(fit.group(1).replace(",", ""))).as(released)
+          .isLessThanOrEqualTo(budget);
+      Map<String, String> job = scenario.warmJob(app.cacheName, schema);
+      assertThat(number(job, "filled")).as("released by the budget before the preload ended: %s",
+          job).isLessThan(number(job, "target"));
+      assertThat(app.policyEvents("WithinOriginBudget", since)).as("release Event").isNotEmpty();
+      phases.done("released once the forecast fit");
+    } finally {
+      phases.log();
+    }
+  }
+
+  /** {@code status.gate.forecast} of {@code app}'s policy, or null. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> forecast(DealRollout app) {
+    Map<String, Object> gate = app.gate();
+    return gate == null ? null : (Map<String, Object>) gate.get("forecast");
+  }
+
+  private static double figure(Map<String, Object> map, String field) {
+    return map.get(field) instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
   private static Map<String, Object> warmup(String mode, Object... fields) {
     Map<String, Object> warmup = new LinkedHashMap<>(Map.of("mode", mode, "hotSetSize", HOT_SET,
         "minCoverage", MIN_COVERAGE, "maxWait", "5m", "onTimeout", "Hold"));

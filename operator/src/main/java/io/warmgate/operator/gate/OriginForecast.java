@@ -28,16 +28,16 @@ import java.util.Objects;
  *       {@code weight} ids: the hottest ids are checked one by one (weight 1), the rest through a
  *       fixed random sample whose weight scales it to their number, an unbiased estimate of the
  *       sum over all of them.
- *   <li><b>The tail stays as cold as the canary left it for a TTL.</b> Lookups of ids outside
- *       the probed hot set ({@code tail = max(0, requestRate − Σ weight × r_i)}) are of ids each
- *       requested rarely; the stable key space answers a share {@code h} of them (at most its
- *       hit ratio, which is used); the new one answers the share {@code q} its own pods' lookups
- *       have filled: the canary's hits that were not of present hot-set ids, over its tail
- *       lookups ({@code q = (canaryHitRatio − present/requestRate) ÷ (tail/requestRate)}, 0 when
- *       the canary has no traffic yet), which grows the longer the canary serves. They add
- *       {@code s × tail × h × (1 − q)}, constant until {@link Inputs#horizon} (the L2 TTL: by
- *       then the old key space would have reloaded those ids as well). Preload does not lower
- *       this part.
+ *   <li><b>The tail continues the hot set's power law.</b> Lookups of ids outside the probed
+ *       hot set ({@code tail = max(0, requestRate − Σ weight × r_i)}) are of ids no agent tracks;
+ *       {@link TailShape} gives them rates by continuing the hot set's own fall of rate with
+ *       rank, until their rates add up to {@code tail}, and each is then a cold id as above. The
+ *       new key space holds the share {@code q} of them its own pods' lookups have filled: the
+ *       canary's hits that were not of present hot-set ids, over its tail lookups
+ *       ({@code q = (canaryHitRatio − present/requestRate) ÷ (tail/requestRate)}, 0 before the
+ *       canary has traffic), which grows the longer the canary serves. Without a shape (too
+ *       few hot rates to fit) every tail lookup counts as a read of its own, constant until
+ *       {@link Inputs#horizon}: the most they can cost. Preload does not lower this part.
  *   <li><b>The stable key space's reads end with its pods.</b> The origin serves
  *       {@link Inputs#steadyOriginRate} now (what the key spaces cost, preload excluded). The part
  *       of it the stable key space costs, {@link Inputs#leavingOriginRate}, is asked by the pods
@@ -46,9 +46,8 @@ import java.util.Objects;
  *       key space that other workloads share keeps their part, which the forecast does not
  *       separate: it then predicts too little by that part.
  * </ul>
- * So {@code added(t) = s Σ_missing w_i r_i e^(−r_i t) + s × tail × h × (1 − q)} for
- * {@code 0 ≤ t < H},
- * and the origin's rate right after the release is {@code steady − leaving + added(0…1 s)}.
+ * So {@code added(t) = s Σ_cold w_i r_i e^(−r_i t)} over the absent hot-set ids and the tail's
+ * ids (weighted {@code 1 − q}) for {@code 0 ≤ t < H}, and the origin's rate right after the release is {@code steady − leaving + added(0…1 s)}.
  * It only falls, so its peak is its mean over the first {@link #PEAK_RESOLUTION} (the resolution
  * an origin's read rate is watched at: a cold id looked up a thousand times a second is one read,
  * not a thousand reads/s), the first seconds are its mean over {@link #FIRST_SECONDS},
@@ -95,8 +94,8 @@ public final class OriginForecast {
    *
    * @param probes the probed hot-set ids
    * @param requestRate lookups per second of the whole fleet (every key space)
-   * @param stableHitRatio share (0-1) of the stable key space's lookups answered by L1 or L2;
-   *     null when unknown, read as 1 (every tail lookup a hit today: the largest forecast)
+   * @param tailShape how rates fall past the hot set ({@link TailShape#of} of its rates); null
+   *     when unknown: every tail lookup then counts as a read
    * @param canaryHitRatio share (0-1) of the canary key space's lookups answered by L1 or L2;
    *     null when the canary has served no lookups (read as a key space holding no tail id)
    * @param steadyOriginRate origin reads per second now, preload excluded
@@ -105,7 +104,7 @@ public final class OriginForecast {
    * @param releasedShare share (0-1) of the lookups still served by pods the release replaces
    * @param horizon how long a cold key space stays colder than the old one: the L2 TTL
    */
-  public record Inputs(List<Probe> probes, double requestRate, Double stableHitRatio,
+  public record Inputs(List<Probe> probes, double requestRate, TailShape tailShape,
       Double canaryHitRatio, double steadyOriginRate, double leavingOriginRate, double releasedShare, Duration horizon) {
     public Inputs {
       probes = List.copyOf(probes);
@@ -190,40 +189,48 @@ public final class OriginForecast {
     }
   }
 
+  /** Ids of one lookup rate the canary's key space lacks: probed, or of the tail. */
+  private record Cold(double rate, double ids) {}
+
   /** The forecast from {@code in}. */
   public static Forecast of(Inputs in) {
     double s = clamp(in.releasedShare());
-    double hit = in.stableHitRatio() == null ? 1 : clamp(in.stableHitRatio());
     double horizon = in.horizon().toMillis() / 1000.0;
     double first = FIRST_SECONDS.toSeconds();
+    double second = PEAK_RESOLUTION.toSeconds();
     double probed = 0;
     double presentRate = 0;
-    double hotPeak = 0;
-    double hotFirst = 0;
-    double hotExtra = 0;
     List<Probe> missing = new ArrayList<>();
     for (Probe p : in.probes()) {
       probed += p.weight() * p.rate();
       if (p.present()) {
         presentRate += p.weight() * p.rate();
+      } else if (p.rate() > 0) {
+        missing.add(p);
       }
-      if (p.present() || p.rate() == 0) {
-        continue;
-      }
-      missing.add(p);
-      // ∫0^F r e^(−rt) dt = 1 − e^(−rF): the chance the id is first read within F.
-      hotPeak += p.weight() * -Math.expm1(-p.rate() * PEAK_RESOLUTION.toSeconds());
-      hotFirst += p.weight() * -Math.expm1(-p.rate() * first);
-      hotExtra += p.weight() * -Math.expm1(-p.rate() * horizon);
     }
     double tailRate = Math.max(0, in.requestRate() - probed);
-    double filled = filledTailShare(in.canaryHitRatio(), presentRate, tailRate,
+    double cold = 1 - filledTailShare(in.canaryHitRatio(), presentRate, tailRate,
         in.requestRate());
-    double tail = s * tailRate * hit * (1 - filled);
-    double peak = s * hotPeak + tail;
-    double firstSeconds = s * hotFirst / first + tail;
-    double extra = s * hotExtra + tail * horizon;
-    Duration warmAfter = warmAfter(missing, s, tail, peak, horizon);
+    List<Cold> hot = missing.stream().map(p -> new Cold(p.rate(), p.weight())).toList();
+    List<Cold> tailIds = new ArrayList<>();
+    // Tail lookups no shape accounts for: each a read of its own, as long as the horizon.
+    double unexplained = tailRate;
+    if (in.tailShape() != null) {
+      TailShape.Ids ids = in.tailShape().ids(tailRate);
+      ids.blocks().forEach(b -> tailIds.add(new Cold(b.rate(), b.ids() * cold)));
+      unexplained = ids.unexplained();
+    }
+    double constant = s * unexplained * cold;
+    double tail = s * firstReads(tailIds, second) + constant;
+    double peak = s * firstReads(hot, second) + tail;
+    double firstSeconds = s * (firstReads(hot, first) + firstReads(tailIds, first)) / first
+        + constant;
+    double extra = s * (firstReads(hot, horizon) + firstReads(tailIds, horizon))
+        + constant * horizon;
+    List<Cold> all = new ArrayList<>(hot);
+    all.addAll(tailIds);
+    Duration warmAfter = warmAfter(all, s, constant, peak, horizon);
     List<HotId> dominant = missing.stream()
         .sorted(Comparator.comparingDouble(Probe::rate).reversed().thenComparing(Probe::id))
         .limit(DOMINANT_IDS).map(p -> new HotId(bounded(p.id()), p.rate())).toList();
@@ -231,28 +238,37 @@ public final class OriginForecast {
         peak, tail, warmAfter, extra, s, dominant, null);
   }
 
+  /** Ids of {@code cold} first looked up within {@code seconds}: Σ ids (1 − e^(−r·seconds)). */
+  private static double firstReads(List<Cold> cold, double seconds) {
+    double sum = 0;
+    for (Cold c : cold) {
+      sum += c.ids() * -Math.expm1(-c.rate() * seconds);
+    }
+    return sum;
+  }
+
   /**
-   * The first time the added rate is at most {@link #WARM_SHARE} of {@code peak}: the hot part
-   * decreases with time, so a bisection finds it; {@code horizon} when the tail alone exceeds
-   * that share.
+   * The first time the added rate is at most {@link #WARM_SHARE} of {@code peak}: the part of
+   * cold ids decreases with time, so a bisection finds it; {@code horizon} when the constant
+   * part alone exceeds that share.
    */
-  private static Duration warmAfter(List<Probe> missing, double s, double tail, double peak,
+  private static Duration warmAfter(List<Cold> cold, double s, double constant, double peak,
       double horizon) {
     double bar = WARM_SHARE * peak;
     if (peak == 0) {
       return Duration.ZERO;
     }
-    if (tail > bar) {
+    if (constant > bar) {
       return Duration.ofMillis(Math.round(horizon * 1000));
     }
     double lo = 0;
     double hi = horizon;
-    if (hot(missing, s, hi) + tail > bar) {
+    if (added(cold, s, hi) + constant > bar) {
       return Duration.ofMillis(Math.round(horizon * 1000));
     }
     for (int i = 0; i < 60 && hi - lo > 0.01; i++) {
       double mid = (lo + hi) / 2;
-      if (hot(missing, s, mid) + tail > bar) {
+      if (added(cold, s, mid) + constant > bar) {
         lo = mid;
       } else {
         hi = mid;
@@ -274,11 +290,11 @@ public final class OriginForecast {
     return Math.max(0, Math.min(1, tailHits / (tailRate / requestRate)));
   }
 
-  /** The hot part of the added rate at {@code t} seconds after the release. */
-  private static double hot(List<Probe> missing, double s, double t) {
+  /** The added rate of first lookups of {@code cold} ids at {@code t} seconds after release. */
+  private static double added(List<Cold> cold, double s, double t) {
     double sum = 0;
-    for (Probe p : missing) {
-      sum += p.weight() * p.rate() * Math.exp(-p.rate() * t);
+    for (Cold c : cold) {
+      sum += c.ids() * c.rate() * Math.exp(-c.rate() * t);
     }
     return s * sum;
   }

@@ -394,15 +394,13 @@ public final class RolloutGate {
           .filter(a -> a.podTemplateHash().equals(view.currentPodHash())).count();
       share = stablePods + canaryPods == 0 ? 1 : (double) stablePods / (stablePods + canaryPods);
     }
-    Double hitRatio = stableTraffic.requests() > 0
-        ? stableTraffic.hits() / stableTraffic.requests() : null;
     Double canaryHitRatio = canaryTraffic.requests() > 0
         ? canaryTraffic.hits() / canaryTraffic.requests() : null;
     List<OriginForecast.Probe> probes = stats.probes(schema, cut.ids(), cut.rates());
     // The stable key space is read for the stable pods only: its reads end with the release.
     double leaving = Math.min(steady, stableTraffic.originLoads());
-    return OriginForecast.of(new OriginForecast.Inputs(probes, all.requests(), hitRatio,
-        canaryHitRatio, steady, leaving, share, l2Ttl));
+    return OriginForecast.of(new OriginForecast.Inputs(probes, all.requests(),
+        TailShape.of(cut.rates()), canaryHitRatio, steady, leaving, share, l2Ttl));
   }
 
   private List<KeySpaceStatus> keySpaces(ValkeyCommands valkey,

@@ -34,14 +34,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>The fleet: stable pods serve 300 lookups/s (90 % hits, 40 origin reads/s), the canary 100
  * (no hits yet, so its key space holds none of the ids outside the hot set; 10 origin reads/s);
  * the hot set is 100 ids at 2 lookups/s each. A release moves 75 % of the traffic: a fully cold
- * canary adds 0.75 × 100 × (1 − e^−2) = 64.85 reads/s for the hot set and
- * 0.75 × (400 − 200) × 0.9 = 135 for the ids outside it, about 199.85 on top of the 50 now, of
- * which the stable key space's 40 end with the release.
+ * canary adds 0.75 × 100 × (1 − e^−2) = 64.85 reads/s for the hot set and as much for the ids
+ * outside it (the 200 other lookups/s continue the hot set's flat rates: 100 ids at 2/s), about
+ * 129.7 on top of the 50 now, of which the stable key space's 40 end with the release.
  */
 class OriginBudgetIT {
 
   static final double HOT_PEAK_PER_ID = 0.75 * (1 - Math.exp(-2));
-  static final double TAIL = 135;
+  static final double TAIL = 100 * HOT_PEAK_PER_ID;
 
   @RegisterExtension
   static final ApiServer api = new ApiServer();
@@ -98,21 +98,23 @@ class OriginBudgetIT {
   void aHeldCanarysForecastIsInStatusWithTheIdsThatDominateIt() {
     policy.create(w -> { });
 
-    ForecastStatus cold = awaitForecast(peak -> peak > 190);
+    ForecastStatus cold = awaitForecast(peak -> peak > 120);
     assertThat(cold.getOriginRate()).isEqualTo(50.0);
     assertThat(cold.getLeavingRate()).isEqualTo(40.0);
     assertThat(cold.getReleasedShare()).isEqualTo(75.0);
-    assertThat(cold.getTail()).isCloseTo(TAIL, within(0.5));
+    assertThat(cold.getTail()).isCloseTo(TAIL, within(1.0));
     assertThat(cold.getPeak()).isCloseTo(100 * HOT_PEAK_PER_ID + TAIL, within(1.0));
-    assertThat(cold.getWarmAfterSeconds()).isEqualTo(240); // the tail keeps it colder for l2Ttl
+    // Every cold id is looked up twice a second: warm within two seconds, tail included.
+    assertThat(cold.getWarmAfterSeconds()).isLessThanOrEqualTo(2);
     assertThat(cold.getBudget()).isNull();
     assertThat(cold.getDominantIds()).hasSize(5)
         .allSatisfy(id -> assertThat(id.getReadsPerSecond()).isCloseTo(2.0, within(0.01)))
         .extracting(HotIdStatus::getId).allSatisfy(id -> assertThat(hot).contains(id));
-    assertThat(cold.getMessage()).startsWith("releasing now adds ~200 reads/s at its peak");
+    assertThat(cold.getMessage()).containsPattern("^releasing now adds ~1[23][0-9] reads/s at its "
+        + "peak");
 
     agents.writeValues("bbb222", hot.subList(0, 50));
-    ForecastStatus half = awaitForecast(peak -> peak < 180);
+    ForecastStatus half = awaitForecast(peak -> peak < 110);
     assertThat(half.getPeak()).isCloseTo(50 * HOT_PEAK_PER_ID + TAIL, within(1.0));
     assertThat(half.getDominantIds()).extracting(HotIdStatus::getId)
         .allSatisfy(id -> assertThat(hot.subList(50, 100)).contains(id));
@@ -122,26 +124,26 @@ class OriginBudgetIT {
   void anOriginBudgetHoldsUntilTheForecastFitsThenReleases() {
     policy.create(w -> {
       w.setMinCoverage(0);
-      w.setOriginBudget(200);
+      w.setOriginBudget(100);
     });
 
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
     await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(policy.gate().getMessage())
-        .contains("of 200 reads/s budget")
-        .contains("origin 50 now − 40 ending with the replaced pods + 200 peak = 210"));
-    assertThat(policy.gate().getForecast().getBudget()).isEqualTo(200);
+        .containsPattern("origin 50 now − 40 ending with the replaced pods \\+ 1[23][0-9] peak = "
+            + "1[34][0-9] of 100 reads/s budget"));
+    assertThat(policy.gate().getForecast().getBudget()).isEqualTo(100);
     assertStillHeldFor(Duration.ofSeconds(2));
 
-    // Warm: only the ids outside the hot set remain, 50 − 40 + 135 = 145 fits under 200.
+    // Warm: only the ids outside the hot set remain, 50 − 40 + 65 = 75 fits under 100.
     agents.writeValues("bbb222", hot);
     await().atMost(Policies.WITHIN).pollInterval(Duration.ofMillis(50))
         .until(() -> argo.status().get("pauseConditions") == null);
     policy.awaitPhase(GatePhase.Promoted);
     Condition warmed = policies.awaitCondition(ns, "deals", Conditions.WARMED, "True",
         "WithinOriginBudget");
-    // 135 and a little more: the rates read from the scores lose one sample each.
+    // About 65: the rates read from the scores lose one sample each.
     assertThat(warmed.getMessage()).containsPattern(
-        "origin 50 now − 40 ending with the replaced pods \\+ 13[56] peak = 14[56] of 200 "
+        "origin 50 now − 40 ending with the replaced pods \\+ 6[456] peak = 7[456] of 100 "
             + "reads/s budget");
   }
 

@@ -25,7 +25,7 @@ class OriginForecastTest {
   /** The forecast of {@code probes} whose lookups are all the fleet's, share 1, steady 100. */
   static OriginForecast.Forecast of(List<OriginForecast.Probe> probes) {
     double requests = probes.stream().mapToDouble(p -> p.rate() * p.weight()).sum();
-    return OriginForecast.of(new OriginForecast.Inputs(probes, requests, 0.9, null, 100, 0, 1, TTL));
+    return OriginForecast.of(new OriginForecast.Inputs(probes, requests, null, null, 100, 0, 1, TTL));
   }
 
   @Test
@@ -67,9 +67,9 @@ class OriginForecastTest {
   void onlyTheTrafficTheReleaseMovesAddsReads() {
     List<OriginForecast.Probe> probes = List.of(cold("a", 40), cold("b", 10));
     OriginForecast.Forecast all = OriginForecast.of(
-        new OriginForecast.Inputs(probes, 50, 1.0, null, 0, 0, 1, TTL));
+        new OriginForecast.Inputs(probes, 50, null, null, 0, 0, 1, TTL));
     OriginForecast.Forecast quarter = OriginForecast.of(
-        new OriginForecast.Inputs(probes, 50, 1.0, null, 0, 0, 0.25, TTL));
+        new OriginForecast.Inputs(probes, 50, null, null, 0, 0, 0.25, TTL));
     assertThat(quarter.peak()).isCloseTo(all.peak() / 4, within(1e-9));
     assertThat(quarter.extraReads()).isCloseTo(all.extraReads() / 4, within(1e-9));
     assertThat(quarter.releasedShare()).isEqualTo(0.25);
@@ -95,15 +95,28 @@ class OriginForecastTest {
   }
 
   @Test
-  void theTailAddsItsShareTheStableKeySpaceAnswersForAWholeTtl() {
-    // 100 lookups/s of the hot set (warm), 60 more of other ids, 70% of them answered today.
+  void withoutAShapeEveryTailLookupIsAReadForAWholeTtl() {
+    // 100 lookups/s of the hot set (warm), 60 more of other ids; half the traffic moves.
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(warm("a", 100)), 160, 0.7, null, 10, 0, 0.5, TTL));
-    assertThat(f.tail()).isCloseTo(0.5 * 60 * 0.7, within(1e-9));
+        List.of(warm("a", 100)), 160, null, null, 10, 0, 0.5, TTL));
+    assertThat(f.tail()).isCloseTo(0.5 * 60, within(1e-9));
     assertThat(f.peak()).isCloseTo(f.tail(), within(1e-9));
     assertThat(f.firstSeconds()).isCloseTo(f.tail(), within(1e-9));
-    assertThat(f.extraReads()).isCloseTo(21 * 240, within(1e-6));
+    assertThat(f.extraReads()).isCloseTo(30 * 240, within(1e-6));
     assertThat(f.warmAfter()).isEqualTo(TTL);
+  }
+
+  @Test
+  void aTailIdLookedUpSeveralTimesASecondIsReadOnce() {
+    // A flat hot set of 2 lookups/s per id: the 60 tail lookups/s are of 30 ids at 2/s, each
+    // read once at its first lookup, like a cold hot-set id.
+    TailShape flat = new TailShape(50, 2, 0);
+    OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
+        List.of(warm("a", 100)), 160, flat, null, 10, 0, 1, TTL));
+    assertThat(f.tail()).isCloseTo(30 * (1 - Math.exp(-2)), within(1e-9));
+    assertThat(f.extraReads()).isCloseTo(30, within(1e-6));
+    // 60 e^(−2t) = 0.1 × 25.94 at t = ln(60 / 2.594) / 2 = 1.571 s.
+    assertThat(f.warmAfter().toMillis()).isCloseTo(1571, within(10L));
   }
 
   @Test
@@ -112,27 +125,24 @@ class OriginForecastTest {
     // lookups: 62.5 % are of the present hot id, so it holds (85 − 62.5) ÷ 37.5 = 60 % of the
     // tail lookups' ids.
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(warm("a", 100)), 160, 0.7, 0.85, 10, 0, 0.5, TTL));
-    assertThat(f.tail()).isCloseTo(0.5 * 60 * 0.7 * 0.4, within(1e-9));
+        List.of(warm("a", 100)), 160, null, 0.85, 10, 0, 0.5, TTL));
+    assertThat(f.tail()).isCloseTo(0.5 * 60 * 0.4, within(1e-9));
+    TailShape flat = new TailShape(50, 2, 0);
+    assertThat(OriginForecast.of(new OriginForecast.Inputs(List.of(warm("a", 100)), 160, flat,
+        0.85, 10, 0, 0.5, TTL)).tail()).isCloseTo(0.5 * 30 * (1 - Math.exp(-2)) * 0.4,
+        within(1e-9));
     // A canary answering no more than its present hot-set lookups holds none of the tail;
     // one answering every lookup holds all of it.
-    assertThat(OriginForecast.of(new OriginForecast.Inputs(List.of(warm("a", 100)), 160, 0.7,
-        0.5, 10, 0, 0.5, TTL)).tail()).isCloseTo(0.5 * 60 * 0.7, within(1e-9));
-    assertThat(OriginForecast.of(new OriginForecast.Inputs(List.of(warm("a", 100)), 160, 0.7,
+    assertThat(OriginForecast.of(new OriginForecast.Inputs(List.of(warm("a", 100)), 160, null,
+        0.5, 10, 0, 0.5, TTL)).tail()).isCloseTo(0.5 * 60, within(1e-9));
+    assertThat(OriginForecast.of(new OriginForecast.Inputs(List.of(warm("a", 100)), 160, null,
         1.0, 10, 0, 0.5, TTL)).tail()).isZero();
-  }
-
-  @Test
-  void anUnknownHitRatioCountsEveryTailLookupAsAHitToday() {
-    OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(warm("a", 100)), 160, null, null, 10, 0, 1, TTL));
-    assertThat(f.tail()).isCloseTo(60, within(1e-9));
   }
 
   @Test
   void fewerLookupsThanTheHotSetCountsMeanNoTail() {
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(cold("a", 100)), 20, 0.9, null, 0, 0, 1, TTL));
+        List.of(cold("a", 100)), 20, null, null, 0, 0, 1, TTL));
     assertThat(f.tail()).isZero();
     assertThat(f.peak()).isCloseTo(1, within(1e-9));
   }
@@ -140,7 +150,7 @@ class OriginForecastTest {
   @Test
   void aTailAboveATenthOfThePeakKeepsTheKeySpaceColderForTheWholeTtl() {
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(cold("a", 50)), 60, 1.0, null, 0, 0, 1, TTL));
+        List.of(cold("a", 50)), 60, null, null, 0, 0, 1, TTL));
     assertThat(f.tail()).isCloseTo(10, within(1e-9));
     assertThat(f.warmAfter()).isEqualTo(TTL);
   }
@@ -166,16 +176,16 @@ class OriginForecastTest {
   @Test
   void itsDescriptionGivesEveryFigure() {
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(cold("a", 1200)), 1300, 0.8, null, 800, 0, 1, TTL));
-    assertThat(f.describe()).isEqualTo("releasing now adds ~81 reads/s at its peak (~80 "
-        + "over the first 10 s, 80 from ids outside the hot set) on top of 800 now, warm after "
-        + "4m, 19,201 extra reads");
+        List.of(cold("a", 1200)), 1300, null, null, 800, 0, 1, TTL));
+    assertThat(f.describe()).isEqualTo("releasing now adds ~101 reads/s at its peak (~100 "
+        + "over the first 10 s, 100 from ids outside the hot set) on top of 800 now, warm after "
+        + "4m, 24,001 extra reads");
   }
 
   @Test
   void theStableKeySpacesReadsLeaveWithTheReleaseButTheRestOfTheSteadyRateStays() {
     OriginForecast.Forecast f = OriginForecast.of(new OriginForecast.Inputs(
-        List.of(cold("a", 1200)), 1300, 0.8, null, 800, 300, 1, TTL));
+        List.of(cold("a", 1200)), 1300, null, null, 800, 300, 1, TTL));
     assertThat(f.staying()).isEqualTo(500);
     assertThat(f.total()).isCloseTo(500 + f.peak(), within(1e-9));
     assertThat(f.describe()).contains("on top of 800 now (300 of them end with the replaced "

@@ -97,14 +97,13 @@ public final class SimulatedGate {
    *
    * @param present whether an id's value is in the canary's namespace
    * @param requestRate the fleet's lookups per second
-   * @param stableHitRatio the share of the stable pods' lookups L1 or L2 answers
    * @param canaryHitRatio the share of the canary's lookups L1 or L2 answers
    * @param steady origin reads per second now, preload excluded
    * @param leaving the part of {@code steady} the stable key space costs
    * @param releasedShare the share of lookups the release moves
    */
   public OriginForecast.Forecast forecast(Predicate<String> present, double requestRate,
-      double stableHitRatio, Double canaryHitRatio, double steady, double leaving,
+      Double canaryHitRatio, double steady, double leaving,
       double releasedShare) {
     if (cut == null || cut.rates().isEmpty()) {
       return OriginForecast.Forecast.unknown("no hot set with rates chosen");
@@ -126,8 +125,8 @@ public final class SimulatedGate {
     for (String id : sampled) {
       probes.add(new OriginForecast.Probe(id, rateOf.get(id), present.test(id), weight));
     }
-    return OriginForecast.of(new OriginForecast.Inputs(probes, requestRate, stableHitRatio,
-        canaryHitRatio, steady, Math.min(steady, leaving), releasedShare, l2Ttl));
+    return OriginForecast.of(new OriginForecast.Inputs(probes, requestRate,
+        TailShape.of(rates), canaryHitRatio, steady, Math.min(steady, leaving), releasedShare, l2Ttl));
   }
 
   /**

@@ -102,7 +102,7 @@ final class GatePlay {
   OriginForecast.Forecast forecast(SimulatedGate gate, HotSet hotSet, double[] presentAt,
       double t, Traffic traffic, double releasedShare) {
     return gate.forecast(id -> presentAt[hotSet.position(Integer.parseInt(id))] <= t,
-        p.lookupsPerSecond(), traffic.stableHitRatio(), traffic.canaryHitRatioAt().apply(t),
+        p.lookupsPerSecond(), traffic.canaryHitRatioAt().apply(t),
         traffic.steadyAt().applyAsDouble(t),
         traffic.leavingAt().applyAsDouble(t), releasedShare);
   }
@@ -110,13 +110,12 @@ final class GatePlay {
   /**
    * What the agents' statistics tell the operator about the fleet.
    *
-   * @param stableHitRatio the share of the stable pods' lookups L1 or L2 answers
    * @param steadyAt origin reads per second over the minute before a time, preload excluded
    * @param leavingAt the old (stable) key space's part of them
    * @param canaryHitRatioAt the canary's hit ratio over the minute before a time, null before
    *     the canary has served a minute
    */
-  record Traffic(double stableHitRatio, DoubleUnaryOperator steadyAt,
+  record Traffic(DoubleUnaryOperator steadyAt,
       DoubleUnaryOperator leavingAt, DoubleFunction<Double> canaryHitRatioAt) {}
 
   private static long countAtMost(double[] sorted, double t) {

@@ -97,9 +97,6 @@ public final class Simulation {
         p.pods()}});
     release.put(Strategy.FIXED_WAIT, SimParams.FIXED_CANARY_WAIT);
     String hotSetText = null;
-    // What the agents' statistics say of the old fleet: its hit ratio counts every lookup that
-    // reached the origin as a miss (refresh-ahead renewals included), a slight underestimate.
-    double hitRatio = 1 - steady / p.lookupsPerSecond();
     int budget = (int) Math.floor(origin.recommendedLine());
     Map<Strategy, OriginForecast.Forecast> forecasts = new EnumMap<>(Strategy.class);
     for (Strategy s : List.of(Strategy.ORGANIC, Strategy.PRELOAD, Strategy.ORIGIN_BUDGET)) {
@@ -112,7 +109,7 @@ public final class Simulation {
         double[] nothing = new double[hot.size()];
         Arrays.fill(nothing, Double.POSITIVE_INFINITY);
         OriginForecast.Forecast atStart = play.forecast(gate, hot, nothing, 0,
-            new GatePlay.Traffic(hitRatio, t -> steady, t -> steady, t -> null),
+            new GatePlay.Traffic(t -> steady, t -> steady, t -> null),
             (p.pods() - 1.0) / p.pods());
         double opens = play.warmJobOpens(gate, atStart);
         if (!Double.isNaN(opens)) {
@@ -125,7 +122,7 @@ public final class Simulation {
       double horizon = SimParams.MAX_WAIT + 5;
       Schedule canaryOnly = new Schedule(from, new double[][] {{0, 1}}, p.pods());
       ReleasePass.Tally before = play(canaryOnly, hot, horizon, origin);
-      GatePlay.Traffic traffic = new GatePlay.Traffic(hitRatio, t -> steadyBefore(before, t),
+      GatePlay.Traffic traffic = new GatePlay.Traffic(t -> steadyBefore(before, t),
           t -> oldBefore(before, t), t -> canaryHitRatio(before, t));
       SimResult.GateOutcome outcome = play.release(gate, hot, before.presentAt, hotShare(hot),
           traffic);
