@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -166,11 +167,18 @@ class RolloutGateE2E {
       app.setEnv("APP_REVISION", "2");
 
       // The bound only guards against a hang: how long the pods take to start depends on the machine.
-      await("rollout Healthy on the new revision").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200))
-          .until(() -> {
-            phasesSeen.add(String.valueOf(app.gate().get("phase")));
-            return app.healthyAndDone() && !firstRevision.equals(app.rolloutStatus().get("stableRS"));
-          });
+      try {
+        await("rollout Healthy on the new revision").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200))
+            .until(() -> {
+              phasesSeen.add(String.valueOf(app.gate().get("phase")));
+              return app.healthyAndDone() && !firstRevision.equals(app.rolloutStatus().get("stableRS"));
+            });
+      } catch (ConditionTimeoutException e) {
+        throw new AssertionError("the same-schema rollout of " + app.name + " did not end Healthy on "
+            + "its new revision within 4 min; gate phases seen " + phasesSeen + "; gate " + app.gate()
+            + "; policy conditions " + app.policyStatus().get("conditions") + "; rollout status "
+            + app.rolloutStatus() + "; pod template hashes " + app.podTemplateHashes(), e);
+      }
       assertThat(app.gate().get("phase")).isEqualTo("Skipped");
       // Waiting is the phase while the canary's pods start and their agents register.
       assertThat(phasesSeen).as("a same-schema rollout waits for nothing but pods: the gate never warmed")
