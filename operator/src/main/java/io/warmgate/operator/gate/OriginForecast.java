@@ -47,7 +47,8 @@ import java.util.Objects;
  *       separate: it then predicts too little by that part.
  * </ul>
  * So {@code added(t) = s Σ_cold w_i r_i e^(−r_i t)} over the absent hot-set ids and the tail's
- * ids (weighted {@code 1 − q}) for {@code 0 ≤ t < H}, and the origin's rate right after the release is {@code steady − leaving + added(0…1 s)}.
+ * ids (weighted {@code 1 − q}) for {@code 0 ≤ t < H}, and the origin's rate right after the
+ * release is {@code steady − leaving + added(0…1 s)}.
  * It only falls, so its peak is its mean over the first {@link #PEAK_RESOLUTION} (the resolution
  * an origin's read rate is watched at: a cold id looked up a thousand times a second is one read,
  * not a thousand reads/s), the first seconds are its mean over {@link #FIRST_SECONDS},
@@ -105,7 +106,8 @@ public final class OriginForecast {
    * @param horizon how long a cold key space stays colder than the old one: the L2 TTL
    */
   public record Inputs(List<Probe> probes, double requestRate, TailShape tailShape,
-      Double canaryHitRatio, double steadyOriginRate, double leavingOriginRate, double releasedShare, Duration horizon) {
+      Double canaryHitRatio, double steadyOriginRate, double leavingOriginRate,
+      double releasedShare, Duration horizon) {
     public Inputs {
       probes = List.copyOf(probes);
       Objects.requireNonNull(horizon, "horizon");
@@ -139,9 +141,8 @@ public final class OriginForecast {
    * @param unknown why nothing is forecast, or null when it is
    */
   public record Forecast(double steady, double leaving, double firstSeconds, double peak,
-      double tail,
-      Duration warmAfter, double extraReads, double releasedShare, List<HotId> dominant,
-      String unknown) {
+      double tail, Duration warmAfter, double extraReads, double releasedShare,
+      List<HotId> dominant, String unknown) {
 
     public Forecast {
       dominant = List.copyOf(dominant);

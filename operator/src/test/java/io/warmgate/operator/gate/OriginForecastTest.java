@@ -25,7 +25,8 @@ class OriginForecastTest {
   /** The forecast of {@code probes} whose lookups are all the fleet's, share 1, steady 100. */
   static OriginForecast.Forecast of(List<OriginForecast.Probe> probes) {
     double requests = probes.stream().mapToDouble(p -> p.rate() * p.weight()).sum();
-    return OriginForecast.of(new OriginForecast.Inputs(probes, requests, null, null, 100, 0, 1, TTL));
+    return OriginForecast.of(
+        new OriginForecast.Inputs(probes, requests, null, null, 100, 0, 1, TTL));
   }
 
   @Test
@@ -212,7 +213,8 @@ class OriginForecastTest {
         .hasMessageContaining("probe a: rate -1.0");
     assertThatThrownBy(() -> new OriginForecast.Probe("a", 1, false, 0.5))
         .hasMessageContaining("weight 0.5");
-    assertThatThrownBy(() -> new OriginForecast.Inputs(List.of(), 0, null, null, 0, 0, 1, Duration.ZERO))
+    assertThatThrownBy(
+        () -> new OriginForecast.Inputs(List.of(), 0, null, null, 0, 0, 1, Duration.ZERO))
         .hasMessageContaining("horizon must be positive");
   }
 }

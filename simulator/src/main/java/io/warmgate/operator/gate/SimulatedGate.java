@@ -126,7 +126,8 @@ public final class SimulatedGate {
       probes.add(new OriginForecast.Probe(id, rateOf.get(id), present.test(id), weight));
     }
     return OriginForecast.of(new OriginForecast.Inputs(probes, requestRate,
-        TailShape.of(rates), canaryHitRatio, steady, Math.min(steady, leaving), releasedShare, l2Ttl));
+        TailShape.of(rates), canaryHitRatio, steady, Math.min(steady, leaving), releasedShare,
+        l2Ttl));
   }
 
   /**
