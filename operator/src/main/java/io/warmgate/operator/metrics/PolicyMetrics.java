@@ -42,7 +42,8 @@ import java.util.stream.Stream;
  *   <li>{@code warmgate_gate_coverage_ratio}: the canary's coverage of its hot set (0–1), while
  *       known; the coverage it needs is the spec's {@code warmup.minCoverage};
  *   <li>{@code warmgate_gate_forecast_peak_reads_per_second}: the origin reads per second a release
- *       now would add at its peak, while forecast. The steady rate it comes on top of and the
+ *       now would add at its peak, while forecast. The steady rate it comes on top of (less the
+ *       stable key space's part, {@code status.gate.forecast.leavingRate}) and the
  *       preload rate are the agents' own {@code warmgate_origin_keys_total} and
  *       {@code warmgate_preload_rate_ids_per_second}; the budget is {@code warmup.originBudget};
  *   <li>{@code warmgate_policy_agents}: agents registered in Valkey for any of the policy's schema

@@ -19,7 +19,7 @@ public class ForecastStatus {
   private Double leavingRate;
 
   @JsonPropertyDescription("Predicted origin reads per second a release now adds at its peak, "
-      + "right after the release, on top of originRate.")
+      + "right after the release, on top of originRate - leavingRate.")
   private Double peak;
 
   @JsonPropertyDescription("Predicted added origin reads per second, averaged over the first 10 "
