@@ -12,11 +12,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -169,28 +172,57 @@ final class NamespaceStats {
    * @throws RedisException if Valkey cannot be read in time
    */
   List<OriginForecast.Probe> probes(String schemaHash, List<String> ids, List<Double> rates) {
-    int head = Math.min(FORECAST_HEAD, ids.size());
-    Map<String, Double> rest = new HashMap<>();
-    for (int i = head; i < ids.size(); i++) {
-      rest.put(ids.get(i), rates.get(i));
-    }
-    List<String> sampled = sample(schemaHash, ids.subList(head, ids.size()), FORECAST_SAMPLE);
-    double weight = sampled.isEmpty() ? 1 : (double) (ids.size() - head) / sampled.size();
-    List<String> checked = new ArrayList<>(ids.subList(0, head));
-    checked.addAll(sampled);
+    List<String> checked = forecastIds(schemaHash, ids);
     RedisClusterAsyncCommands<String, String> async = valkey.async();
     List<RedisFuture<Long>> exists = new ArrayList<>(checked.size());
     for (String id : checked) {
       exists.add(async.exists(keys.value(schemaHash, id)));
     }
+    Set<String> present = new HashSet<>();
+    for (int i = 0; i < checked.size(); i++) {
+      if (await(exists.get(i)) > 0) {
+        present.add(checked.get(i));
+      }
+    }
+    return probes(ids, rates, checked, present::contains);
+  }
+
+  /**
+   * The hot-set ids a forecast checks in namespace {@code schemaHash}: the
+   * {@link #FORECAST_HEAD} hottest of {@code ids} (hottest first), then the fixed random sample
+   * of {@link #sample} ({@link #FORECAST_SAMPLE} ids) of the rest.
+   */
+  static List<String> forecastIds(String schemaHash, List<String> ids) {
+    int head = Math.min(FORECAST_HEAD, ids.size());
+    List<String> checked = new ArrayList<>(ids.subList(0, head));
+    checked.addAll(sample(schemaHash, ids.subList(head, ids.size()), FORECAST_SAMPLE));
+    return checked;
+  }
+
+  /**
+   * The forecast's probes of the hot set {@code ids} (with their lookups per second
+   * {@code rates}) from the {@code checked} ids of {@link #forecastIds}: the head one by one,
+   * each sampled id standing for its share of the rest; {@code present} says which values the
+   * namespace holds.
+   */
+  static List<OriginForecast.Probe> probes(List<String> ids, List<Double> rates,
+      List<String> checked, Predicate<String> present) {
+    int head = Math.min(FORECAST_HEAD, ids.size());
+    Map<String, Double> rest = new HashMap<>();
+    for (int i = head; i < ids.size(); i++) {
+      rest.put(ids.get(i), rates.get(i));
+    }
+    int sampled = checked.size() - head;
+    double weight = sampled == 0 ? 1 : (double) (ids.size() - head) / sampled;
     List<OriginForecast.Probe> probes = new ArrayList<>(checked.size());
     for (int i = 0; i < checked.size(); i++) {
-      boolean present = await(exists.get(i)) > 0;
-      probes.add(i < head ? new OriginForecast.Probe(checked.get(i), rates.get(i), present, 1)
-          : new OriginForecast.Probe(checked.get(i), rest.get(checked.get(i)), present, weight));
+      String id = checked.get(i);
+      probes.add(i < head ? new OriginForecast.Probe(id, rates.get(i), present.test(id), 1)
+          : new OriginForecast.Probe(id, rest.get(id), present.test(id), weight));
     }
     return probes;
   }
+
 
   /**
    * What namespace {@code schemaHash} served per second over the {@link #TRAFFIC_BUCKETS}

@@ -41,6 +41,8 @@ public final class SimulatedGate {
   private final RolloutView rollout;
   private final GateStep step;
   private HotSetForecast.Cut cut;
+  private List<String> forecastIds = List.of();
+  private TailShape tailShape;
   private GatePhase previous;
   private boolean holding;
 
@@ -81,6 +83,9 @@ public final class SimulatedGate {
         Map.of("since", String.valueOf(since.toEpochMilli()),
             "halfLifeMs", String.valueOf(halfLife.toMillis()),
             "samplePeriod", String.valueOf(samplePeriod)), now, l2Ttl);
+    // What every forecast of this hot set checks, and how its tail falls: fixed with the cut.
+    forecastIds = NamespaceStats.forecastIds(CANARY_SCHEMA, cut.ids());
+    tailShape = TailShape.of(cut.rates());
     return cut.ids();
   }
 
@@ -108,25 +113,10 @@ public final class SimulatedGate {
     if (cut == null || cut.rates().isEmpty()) {
       return OriginForecast.Forecast.unknown("no hot set with rates chosen");
     }
-    List<String> ids = cut.ids();
-    List<Double> rates = cut.rates();
-    int head = Math.min(NamespaceStats.FORECAST_HEAD, ids.size());
-    List<String> sampled = NamespaceStats.sample(CANARY_SCHEMA, ids.subList(head, ids.size()),
-        NamespaceStats.FORECAST_SAMPLE);
-    double weight = sampled.isEmpty() ? 1 : (double) (ids.size() - head) / sampled.size();
-    Map<String, Double> rateOf = new java.util.HashMap<>();
-    for (int i = head; i < ids.size(); i++) {
-      rateOf.put(ids.get(i), rates.get(i));
-    }
-    List<OriginForecast.Probe> probes = new ArrayList<>();
-    for (int i = 0; i < head; i++) {
-      probes.add(new OriginForecast.Probe(ids.get(i), rates.get(i), present.test(ids.get(i)), 1));
-    }
-    for (String id : sampled) {
-      probes.add(new OriginForecast.Probe(id, rateOf.get(id), present.test(id), weight));
-    }
+    List<OriginForecast.Probe> probes = NamespaceStats.probes(cut.ids(), cut.rates(),
+        forecastIds, present);
     return OriginForecast.of(new OriginForecast.Inputs(probes, requestRate,
-        TailShape.of(rates), canaryHitRatio, steady, Math.min(steady, leaving), releasedShare,
+        tailShape, canaryHitRatio, steady, Math.min(steady, leaving), releasedShare,
         l2Ttl));
   }
 
@@ -137,11 +127,6 @@ public final class SimulatedGate {
    */
   public Double preloadCeiling(OriginForecast.Forecast forecast) {
     return RolloutGate.ceiling(warmup, forecast);
-  }
-
-  /** Evaluates the gate at {@code now} without a forecast. */
-  public Verdict evaluate(Instant now, long present, String jobState, long filled) {
-    return evaluate(now, present, jobState, filled, null);
   }
 
   /**

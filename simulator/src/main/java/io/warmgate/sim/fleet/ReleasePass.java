@@ -45,7 +45,6 @@ final class ReleasePass {
     long newFills;
     long newRenewals;
     long newDistinct;
-    long preloaded;
     double lookupsDeadline;
     double lookupsExhausted;
     /** When each hot-set id first held a value in the new namespace (by position). */
@@ -240,7 +239,6 @@ final class ReleasePass {
     }
     count(t, r, 1, true, position < 0);
     if (preloading) {
-      t.preloaded++;
       t.preloadReads[second(t, r)]++;
       t.newFills++;
     } else if (held) {

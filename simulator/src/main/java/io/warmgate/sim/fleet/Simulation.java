@@ -106,9 +106,7 @@ public final class Simulation {
       HotSet hot = ranked.choose(gate);
       hotSetText = hot.text;
       if (s != Strategy.ORGANIC) {
-        double[] nothing = new double[hot.size()];
-        Arrays.fill(nothing, Double.POSITIVE_INFINITY);
-        OriginForecast.Forecast atStart = play.forecast(gate, hot, nothing, 0,
+        OriginForecast.Forecast atStart = play.forecast(gate, hot, never(hot), 0,
             new GatePlay.Traffic(t -> steady, t -> steady, t -> null),
             (p.pods() - 1.0) / p.pods());
         double opens = play.warmJobOpens(gate, atStart);
@@ -138,9 +136,7 @@ public final class Simulation {
         // (a) and (c) are not gated; the operator forecasts them all the same, (a) before any
         // new pod (every lookup moves), (c) when its fixed wait ends, from what the canary's
         // own traffic filled (the same as (d)'s canary until then).
-        double[] nothing = new double[hot.size()];
-        Arrays.fill(nothing, Double.POSITIVE_INFINITY);
-        forecasts.put(Strategy.ALL_AT_ONCE, play.forecast(gate, hot, nothing, 0, traffic, 1));
+        forecasts.put(Strategy.ALL_AT_ONCE, play.forecast(gate, hot, never(hot), 0, traffic, 1));
         forecasts.put(Strategy.FIXED_WAIT, play.forecast(gate, hot, before.presentAt,
             SimParams.FIXED_CANARY_WAIT, traffic, (p.pods() - 1.0) / p.pods()));
       }
@@ -172,6 +168,8 @@ public final class Simulation {
         (System.nanoTime() - start) / 1e9);
   }
 
+  /** Seconds of the agents' statistics the operator reads: six complete 10-second buckets. */
+  static final int STATS_WINDOW = 60;
   /** How many times the origin's nodes the forecast's check plays against: nothing queues. */
   static final double AMPLE = 100;
   /** Seconds after a release the check looks for the peak in. */
@@ -225,7 +223,7 @@ public final class Simulation {
    * within the canary's first minute.
    */
   private Double canaryHitRatio(ReleasePass.Tally t, double at) {
-    if (at < 60) {
+    if (at < STATS_WINDOW) {
       return null;
     }
     double lookups = p.lookupsPerSecond() / p.pods();
@@ -233,15 +231,21 @@ public final class Simulation {
     return Math.max(0, 1 - misses / lookups);
   }
 
+  /** Presence times for a hot set none of whose ids the canary's key space holds. */
+  private static double[] never(HotSet hot) {
+    double[] never = new double[hot.size()];
+    Arrays.fill(never, Double.POSITIVE_INFINITY);
+    return never;
+  }
+
   /** The mean of {@code counts − less} per second over the minute before {@code at}. */
   private double perSecondBefore(long[] counts, long[] less, double at) {
     int end = (int) Math.round(at - from);
-    int window = 60;
     long sum = 0;
-    for (int k = end - window; k < end; k++) {
+    for (int k = end - STATS_WINDOW; k < end; k++) {
       sum += counts[k] - less[k];
     }
-    return (double) sum / window;
+    return (double) sum / STATS_WINDOW;
   }
 
   private ReleasePass.Tally play(Schedule schedule, HotSet hot, double end,
@@ -290,7 +294,7 @@ public final class Simulation {
     }
     long[] timeline = Arrays.copyOfRange(t.reads, zero - LEAD_SHOWN, t.reads.length);
     return new SimResult(s, (double) before / ttl, peak, peakAt - zero, peakCpu, total,
-        t.newFills, t.newDistinct, t.preloaded, release, deadline, exhausted,
+        t.newFills, t.newDistinct, Arrays.stream(t.preloadReads).sum(), release, deadline, exhausted,
         Math.round(t.lookupsDeadline), Math.round(t.lookupsExhausted), timeline, LEAD_SHOWN, gate,
         worst, t.newOutside[peakAt]);
   }
