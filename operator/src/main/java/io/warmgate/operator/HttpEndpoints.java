@@ -3,6 +3,7 @@ package io.warmgate.operator;
 import static io.warmgate.operator.http.HttpResponses.respond;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -11,15 +12,16 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Serves {@code /healthz} (liveness), {@code /readyz} (readiness) and {@code /metrics}
- * (Prometheus text format) on one port.
+ * Serves {@code /healthz} (liveness), {@code /readyz} (readiness), {@code /metrics}
+ * (Prometheus text format) and {@code /plan/} (the release plan, {@link
+ * io.warmgate.operator.http.PlanHandler}) on one port.
  */
 final class HttpEndpoints implements AutoCloseable {
 
   private final HttpServer server;
 
-  HttpEndpoints(int port, BooleanSupplier live, BooleanSupplier ready, Supplier<String> metrics)
-      throws IOException {
+  HttpEndpoints(int port, BooleanSupplier live, BooleanSupplier ready, Supplier<String> metrics,
+      HttpHandler plan) throws IOException {
     server = HttpServer.create(new InetSocketAddress(port), 0);
     server.setExecutor(Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "warmgate-http");
@@ -30,6 +32,7 @@ final class HttpEndpoints implements AutoCloseable {
     server.createContext("/readyz", exchange -> probe(exchange, ready));
     server.createContext("/metrics", exchange ->
         respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.get()));
+    server.createContext("/plan/", plan);
     server.start();
   }
 

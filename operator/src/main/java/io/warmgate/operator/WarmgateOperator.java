@@ -21,6 +21,7 @@ import io.warmgate.operator.metrics.PolicyMetrics;
 import io.warmgate.operator.metrics.ReconcileErrorMetrics;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.policy.CachePolicyReconciler;
+import io.warmgate.operator.http.PlanHandler;
 import io.warmgate.operator.valkey.ValkeyClients;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -121,7 +122,7 @@ public final class WarmgateOperator implements AutoCloseable {
         () -> {
           policyMetrics.refresh();
           return registry.scrape();
-        });
+        }, new PlanHandler(client, valkey, Clock.systemUTC()));
   }
 
   /**

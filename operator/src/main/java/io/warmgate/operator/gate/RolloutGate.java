@@ -262,7 +262,7 @@ public final class RolloutGate {
   }
 
   /** The policy's {@code l2Ttl}: how long a preloaded value lives, the hot set's forecast window. */
-  private static Duration l2Ttl(CachePolicy policy) {
+  static Duration l2Ttl(CachePolicy policy) {
     String l2Ttl = policy.getSpec().getL2Ttl();
     return Durations.parse(l2Ttl != null ? l2Ttl : new CachePolicySpec().getL2Ttl());
   }
