@@ -111,7 +111,7 @@ public final class PlanHandler implements HttpHandler {
     }
     String source = budget != null ? "--budget"
         : plan.inputs() != null && plan.inputs().budget() != null ? "warmup.originBudget" : null;
-    respond(exchange, plan.problem() == null ? 200 : 409, TEXT,
+    respond(exchange, 200, TEXT,
         PlanText.render(policyName, plan, source));
   }
 

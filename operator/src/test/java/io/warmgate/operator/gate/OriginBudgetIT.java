@@ -16,6 +16,12 @@ import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
 import io.warmgate.testing.RedisExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -191,6 +197,55 @@ class OriginBudgetIT {
         .isInstanceOfSatisfying(KubernetesClientException.class, e ->
             assertThat(e.getMessage()).contains("spec.warmup.originBudget")
                 .contains("should be greater than or equal to 1"));
+  }
+
+  @Test
+  void theReleasePlanOfTheFleetNamesTheHotSetThatFitsTheBudget() throws Exception {
+    policy.create(w -> { });
+    // Every live key space is replaced: 400 lookups/s, 50 reads/s of which all end. The tail
+    // continues the flat hot set (100 more ids at about 2/s): (a) reads about 200 × 0.8647 in
+    // its first second; under 100 reads/s, (100 − n + 100) × 0.75 × 0.8647 ≤ 100 first holds at
+    // n = 46 with rates of exactly 2 (each rate read from a score loses one sample).
+    HttpResponse<String> plan = await().atMost(Policies.WITHIN)
+        .until(() -> plan("/plan/" + ns + "/deals?budget=100"), r -> r.statusCode() == 200);
+    assertThat(plan.body())
+        .containsPattern("\\(a\\) every pod at once, no gate +1(6[5-9]|7[0-3]) ")
+        .contains("(b) one pod at a time (the first of 4 steps)")
+        .containsPattern("\\(f\\) warmgate Preload under originBudget 100: hotSetSize (4[0-9]|5[0-2]) ")
+        .containsPattern("warmup.hotSetSize: +(4[0-9]|5[0-2])\n")
+        .contains("Budget: 100 origin reads/s (--budget)");
+    assertThat(plan("/plan/" + ns + "/deals").body()).contains("Budget: none given")
+        .doesNotContain("(f)");
+
+    // The kubectl plugin asks the same, here straight at the operator's port.
+    Process plugin = new ProcessBuilder("bash", PLUGIN.toString(), "plan", "deals", "-n", ns,
+        "--budget=100", "--operator-url", "http://127.0.0.1:" + operator.httpPort())
+        .redirectErrorStream(true).start();
+    String printed = new String(plugin.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(plugin.waitFor()).as(printed).isZero();
+    assertThat(printed).containsPattern("warmup.hotSetSize: +(4[0-9]|5[0-2])\\n");
+  }
+
+  /** The kubectl plugin, from the module's directory (where Maven runs the tests). */
+  static final Path PLUGIN = Path.of("bin", "kubectl-warmgate").toAbsolutePath();
+
+  @Test
+  void thePlanRefusesABadBudgetAndAnUnknownPolicyNamingThem() throws Exception {
+    assertThat(plan("/plan/" + ns + "/deals?budget=lots")).satisfies(r -> {
+      assertThat(r.statusCode()).isEqualTo(400);
+      assertThat(r.body()).contains("budget 'lots' is not a whole number");
+    });
+    assertThat(plan("/plan/" + ns + "/nothing")).satisfies(r -> {
+      assertThat(r.statusCode()).isEqualTo(404);
+      assertThat(r.body()).contains("CachePolicy " + ns + "/nothing not found");
+    });
+    assertThat(plan("/plan/Bad_Name").statusCode()).isEqualTo(400);
+  }
+
+  static HttpResponse<String> plan(String path) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + operator.httpPort() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   ForecastStatus awaitForecast(java.util.function.DoublePredicate peak) {
