@@ -7,7 +7,8 @@
 # Settings: MVN_ARGS (extra Maven arguments), WARMGATE_TEST_PROFILES (default "e2e"),
 # WARMGATE_KIND (default 1; 0 skips the Kind tier and runs RolloutGateE2E on kwok;
 # WARMGATE_KIND_TESTS and the other settings of hack/kind-e2e.sh apply).
-# At the end, pass or fail, one line per tier from the reports this run wrote (hack/test-summary.sh);
+# At the end, pass or fail, one line per tier from the reports this run wrote, with its
+# WARMGATE_SLOWEST_CLASSES (default 5) slowest classes (hack/test-summary.sh);
 # each tier keeps its reports in a directory of its own under the modules' target/.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -15,7 +16,7 @@ run_start="$(mktemp)"
 summary() {
   local status=$?
   log "tiers of this run, from their test reports:"
-  bash "$WARMGATE_ROOT/hack/test-summary.sh" --since "$run_start" || true
+  bash "$WARMGATE_ROOT/hack/test-summary.sh" --since "$run_start" --classes "${WARMGATE_SLOWEST_CLASSES:-5}" || true
   rm -f "$run_start"
   return "$status"
 }
