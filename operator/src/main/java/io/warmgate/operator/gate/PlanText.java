@@ -1,5 +1,6 @@
 package io.warmgate.operator.gate;
 
+import java.time.Duration;
 import java.util.Locale;
 
 /** A {@link ReleasePlan} as the plain text {@code kubectl warmgate plan} prints. */
@@ -32,13 +33,14 @@ public final class PlanText {
     out.append('\n');
     out.append(format(ROW, "strategy", "origin reads/s", "added over", "warm after",
         "extra reads", "held"));
-    out.append(format(ROW, "", "at the peak", "first 10 s", "", "", ""));
+    out.append(format(ROW, "", "at the peak", "first 10 s", "", "", "").stripTrailing())
+        .append('\n');
     for (ReleasePlan.Row row : plan.rows()) {
       OriginForecast.Forecast f = row.forecast();
       out.append(format(ROW, "(" + row.letter() + ") " + row.strategy(),
           format("%,.0f", row.originAtPeak()), format("%,.0f", f.firstSeconds()),
           GateDecision.seconds(f.warmAfter()), format("%,.0f", f.extraReads()),
-          GateDecision.seconds(row.hold())));
+          held(row.hold())));
     }
     out.append("(b): the first step; (e), (f): one canary pod held for the preload, then the "
         + "rest; none counts the canary's own fills.\n\n");
@@ -59,9 +61,15 @@ public final class PlanText {
           whole.tail()));
     }
     out.append(format("Expected release: held about %s while %,d ids preload at %,.0f ids/s, "
-        + "then the Rollout's own steps.%n", GateDecision.seconds(settings.hold()),
+        + "then the Rollout's own steps.%n", held(settings.hold()),
         settings.hotSetSize(), ReleasePlan.preloadRate(in)));
     return out.toString();
+  }
+
+  /** Tenths of a second below 10 s, where a preload of a small hot set ends. */
+  private static String held(Duration hold) {
+    return hold.toMillis() < 10_000 ? format("%.1f s", hold.toMillis() / 1000.0)
+        : GateDecision.seconds(hold);
   }
 
   private static String format(String pattern, Object... values) {

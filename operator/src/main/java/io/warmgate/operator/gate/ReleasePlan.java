@@ -164,7 +164,8 @@ public final class ReleasePlan {
     int policySet = Math.min(in.hotSetSize(), size);
     double policyRate = preloadRate(in);
     rows.add(new Row("e", String.format(Locale.ROOT,
-        "warmgate Preload, hotSetSize %,d at %,.0f ids/s", in.hotSetSize(), policyRate),
+        "warmgate Preload, hotSetSize %,d: %,d ids at %,.0f ids/s", in.hotSetSize(), policySet,
+        policyRate),
         forecast(in, policySet, canaryShare, in.leavingOriginRate()), policySet, policyRate,
         hold(policySet, policyRate)));
 
@@ -177,7 +178,7 @@ public final class ReleasePlan {
       fits = chosen >= 0;
       chosen = fits ? chosen : size;
       rows.add(new Row("f", String.format(Locale.ROOT,
-          "warmgate Preload under originBudget %,d: hotSetSize %,d at %,.0f ids/s", budget,
+          "warmgate Preload under originBudget %,d: %,d ids at %,.0f ids/s", budget,
           chosen, policyRate), forecast(in, chosen, canaryShare, in.leavingOriginRate()),
           chosen, policyRate, hold(chosen, policyRate)));
     } else {

@@ -92,7 +92,7 @@ public final class PlanHandler implements HttpHandler {
     }
     ValkeyCommands commands;
     try {
-      commands = valkey.commands(policyName);
+      commands = valkey.commands(ValkeyClients.user(namespace, name));
     } catch (IllegalStateException e) {
       respond(exchange, 503, TEXT, "this operator replica has no Valkey connection for "
           + "CachePolicy " + policyName + ": it does not lead (ask the holder of the operator's "

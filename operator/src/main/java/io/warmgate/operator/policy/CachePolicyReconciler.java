@@ -187,7 +187,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       return fenced(policy);
     }
     if (context.isPrimaryResourceDeleted() || context.isPrimaryResourceFinalStateUnknown()) {
-      valkey.release(ResourceID.fromResource(policy).toString());
+      valkey.release(valkeyUser(policy));
       return UpdateControl.noUpdate();
     }
     if (policy.isMarkedForDeletion()) {
@@ -284,7 +284,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     String problem = null;
     if (Conditions.isTrue(status, Conditions.L2_REACHABLE)) {
       try {
-        connection = valkey.commands(ResourceID.fromResource(policy).toString());
+        connection = valkey.commands(valkeyUser(policy));
       } catch (RuntimeException e) {
         problem = e.getMessage();
       }
@@ -334,7 +334,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     } else {
       try {
         outcome = ChangeStreamProgress.read(
-            valkey.commands(ResourceID.fromResource(policy).toString()).sync(),
+            valkey.commands(valkeyUser(policy)).sync(),
             spec.getCacheName(), changes, clock.instant());
       } catch (RuntimeException e) {
         log.debug("CachePolicy {}/{}: reading the change stream's progress failed",
@@ -412,7 +412,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   private Check evaluate(CachePolicy policy, CachePolicyStatus status, long generation,
       List<Conditions.Transition> transitions, Optional<CachePolicy> cacheOwner) {
     String namespace = policy.getMetadata().getNamespace();
-    String user = ResourceID.fromResource(policy).toString();
+    String user = valkeyUser(policy);
     CachePolicySpec spec = policy.getSpec();
 
     List<String> problems = SpecChecks.problems(spec);
@@ -579,7 +579,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
             spec.getTargetRef().getName());
       }
     }
-    valkey.release(ResourceID.fromResource(policy).toString());
+    valkey.release(valkeyUser(policy));
     keepFinalizer(policy, context, false);
   }
 
@@ -717,5 +717,11 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     static Check failed(String reason, String message) {
       return new Check(false, reason, message);
     }
+  }
+
+  /** The name {@link ValkeyClients} keeps this policy's connection under. */
+  private static String valkeyUser(CachePolicy policy) {
+    return ValkeyClients.user(policy.getMetadata().getNamespace(),
+        policy.getMetadata().getName());
   }
 }

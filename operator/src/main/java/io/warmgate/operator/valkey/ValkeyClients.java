@@ -25,6 +25,14 @@ public final class ValkeyClients implements AutoCloseable {
   private final Map<ValkeyEndpoint, Link> byEndpoint = new HashMap<>();
   private final Map<String, ValkeyEndpoint> byUser = new HashMap<>();
 
+  /**
+   * The user name a policy's connection is kept under: {@code <namespace>/<name>}, so that the
+   * reconciler and the plan endpoint find the same one.
+   */
+  public static String user(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
   /** @param timeout how long one connect or command may take before it counts as failed */
   public ValkeyClients(Duration timeout) {
     this.timeout = timeout;

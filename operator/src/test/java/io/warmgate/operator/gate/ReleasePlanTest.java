@@ -136,8 +136,8 @@ class ReleasePlanTest {
         "--budget");
     assertThat(text).contains("(a) every pod at once, no gate")
         .contains("(b) one pod at a time (the first of 4 steps)")
-        .contains("(e) warmgate Preload, hotSetSize 2,000 at 20 ids/s")
-        .contains("(f) warmgate Preload under originBudget 30: hotSetSize 54 at 20 ids/s")
+        .contains("(e) warmgate Preload, hotSetSize 2,000: 100 ids at 20 ids/s")
+        .contains("(f) warmgate Preload under originBudget 30: 54 ids at 20 ids/s")
         .contains("warmup.hotSetSize:   54").contains("warmup.originBudget: 30")
         .contains("warmup.maxWait:      1m").contains("Budget: 30 origin reads/s (--budget)")
         .doesNotContain("Does not fit");
