@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 /**
  * Serves {@code /healthz} (liveness), {@code /readyz} (readiness), {@code /metrics}
  * (Prometheus text format) and {@code /plan/} (the release plan, {@link
- * io.warmgate.operator.http.PlanHandler}) on one port.
+ * io.warmgate.operator.plan.PlanHandler}) on one port.
  */
 final class HttpEndpoints implements AutoCloseable {
 

@@ -1,4 +1,4 @@
-package io.warmgate.operator.http;
+package io.warmgate.operator.plan;
 
 import static io.warmgate.operator.http.HttpResponses.respond;
 
