@@ -5,7 +5,8 @@ import java.util.Objects;
 /**
  * The control keys of one cache: {@code {wg:<cache>}:<name>}, one hash tag per cache, so that on a
  * cluster they all live in one slot and multi-key commands and scripts on them work. What each
- * holds is the table of {@code docs/valkey-layout.md}; a new key goes into both.
+ * holds is the table of {@code docs/valkey-layout.md}, which {@code ValkeyLayoutDocTest} checks
+ * against this class; a new key goes into both.
  *
  * <p>Names are built as given: the cache name and schema hash are checked by the caller (the
  * agent's {@code KeySpace}; the operator gets them from a validated CachePolicy and from agents).
