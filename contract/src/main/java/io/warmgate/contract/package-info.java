@@ -3,6 +3,7 @@
  * both compile against: the duration grammar ({@link io.warmgate.contract.Durations}), the key
  * space version rule ({@link io.warmgate.contract.KeySpaceVersions}) and the names of the
  * {@code WARMGATE_*} variables the operator injects and the agent reads
- * ({@link io.warmgate.contract.AgentVariables}).
+ * ({@link io.warmgate.contract.AgentVariables}); the Valkey layout they share is in
+ * {@link io.warmgate.contract.valkey}.
  */
 package io.warmgate.contract;

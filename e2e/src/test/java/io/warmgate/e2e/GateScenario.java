@@ -16,6 +16,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.warmgate.contract.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ValueKeys;
 import io.warmgate.example.deal.DealSeeder;
 import io.warmgate.testing.KwokClusterExtension;
 import java.nio.file.Files;
@@ -101,7 +103,7 @@ final class GateScenario implements AutoCloseable {
     Traffic traffic = new Traffic(app::ports, deals, 1.1, perSecond, 42);
     try {
       await(app.name + " hot set of " + hotSet).atMost(Duration.ofMinutes(3))
-          .until(() -> valkey().zcard("{wg:" + app.cacheName + "}:hot") >= hotSet);
+          .until(() -> valkey().zcard(new ControlKeys(app.cacheName).hot()) >= hotSet);
     } catch (RuntimeException e) {
       try {
         traffic.close();
@@ -121,11 +123,12 @@ final class GateScenario implements AutoCloseable {
    */
   long[] settledKeySpaceCounts(String cache, String schemaHash) {
     long[][] last = {null};
+    ControlKeys keys = new ControlKeys(cache);
     return await(cache + " key space counts settled").atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofSeconds(6)).until(() -> {
-          String loads = valkey().hget("{wg:" + cache + "}:stats:" + schemaHash, "originLoads");
+          String loads = valkey().hget(keys.stats(schemaHash), "originLoads");
           long[] now = {loads == null ? 0 : Long.parseLong(loads),
-              valkey().pfcount("{wg:" + cache + "}:keys:" + schemaHash)};
+              valkey().pfcount(keys.keysWritten(schemaHash))};
           long[] before = last[0];
           last[0] = now;
           return before != null && Arrays.equals(before, now) ? now : null;
@@ -134,12 +137,12 @@ final class GateScenario implements AutoCloseable {
 
   /** The ids the warm job of {@code schemaHash} snapshotted, empty when none was opened. */
   List<String> warmJobIds(String cache, String schemaHash) {
-    return valkey().lrange("{wg:" + cache + "}:warm:" + schemaHash + ":ids", 0, -1);
+    return valkey().lrange(new ControlKeys(cache).warmIds(schemaHash), 0, -1);
   }
 
   /** The fields of the warm job of {@code schemaHash}, empty when there is none. */
   Map<String, String> warmJob(String cache, String schemaHash) {
-    return valkey().hgetall("{wg:" + cache + "}:warm:" + schemaHash);
+    return valkey().hgetall(new ControlKeys(cache).warmJob(schemaHash));
   }
 
   /** Share of {@code ids} present in {@code schemaHash}'s key space, in percent (0 for none). */
@@ -147,8 +150,8 @@ final class GateScenario implements AutoCloseable {
     if (ids.isEmpty()) {
       return 0;
     }
-    long present = ids.stream()
-        .filter(id -> valkey().exists("wg:" + cache + ":" + schemaHash + ":" + id) == 1).count();
+    ValueKeys keys = new ValueKeys(cache, schemaHash);
+    long present = ids.stream().filter(id -> valkey().exists(keys.value(id)) == 1).count();
     return 100.0 * present / ids.size();
   }
 
@@ -169,7 +172,8 @@ final class GateScenario implements AutoCloseable {
    * @return how many keys were deleted
    */
   long expireKeySpace(String cache, String schemaHash) {
-    ScanArgs match = ScanArgs.Builder.matches("wg:" + cache + ":" + schemaHash + ":*").limit(500);
+    ScanArgs match =
+        ScanArgs.Builder.matches(new ValueKeys(cache, schemaHash).prefix() + "*").limit(500);
     long deleted = 0;
     ScanCursor cursor = ScanCursor.INITIAL;
     do {
@@ -213,7 +217,8 @@ final class GateScenario implements AutoCloseable {
           + "; coverage of the warm job's ids measured here "
           + coverage(warmJobIds(app.cacheName, canaryHash), app.cacheName, canaryHash)
           + "%; warm job " + warmJob(app.cacheName, canaryHash)
-          + "; canary stats " + valkey().hgetall("{wg:" + app.cacheName + "}:stats:" + canaryHash), e);
+          + "; canary stats "
+          + valkey().hgetall(new ControlKeys(app.cacheName).stats(canaryHash)), e);
     }
   }
 

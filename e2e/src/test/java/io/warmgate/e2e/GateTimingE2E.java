@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.warmgate.contract.valkey.AgentEntry;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.testing.KwokClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,7 +95,7 @@ class GateTimingE2E {
         Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 150, 42)) {
       GateScenario.awaitServing(app);
       await("hot set of " + HOT_SET).atMost(Duration.ofMinutes(3))
-          .until(() -> valkey.zcard("{wg:" + app.cacheName + "}:hot") >= HOT_SET);
+          .until(() -> valkey.zcard(new ControlKeys(app.cacheName).hot()) >= HOT_SET);
       releases.add(watch(app, "schema change", () -> app.setEnv("DEAL_SCHEMA_VERSION", "v2")));
       for (int i = 0; i < SAME_SCHEMA_RELEASES; i++) {
         int revision = i + 2;
@@ -158,8 +160,8 @@ class GateTimingE2E {
   }
 
   private static boolean registeredAgent(String cache, String podHash) {
-    return valkey.hvals("{wg:" + cache + "}:agents").stream()
-        .anyMatch(json -> json.contains("\"podTemplateHash\":\"" + podHash + "\""));
+    return valkey.hvals(new ControlKeys(cache).agents()).stream()
+        .anyMatch(json -> json.contains("\"" + AgentEntry.POD_TEMPLATE_HASH + "\":\"" + podHash + "\""));
   }
 
   /** Share of the warm job's ids present in the key space, in percent, measured here. */

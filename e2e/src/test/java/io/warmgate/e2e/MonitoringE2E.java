@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.testing.KwokClusterExtension;
 import io.warmgate.testing.PrometheusServer;
 import io.warmgate.testing.WarmgatePaths;
@@ -80,7 +81,7 @@ class MonitoringE2E {
           Traffic traffic = new Traffic(app::ports, DEALS, 1.1, 80, 11)) {
         awaitServing(app, 2);
         await("hot set of " + HOT_SET).atMost(Duration.ofMinutes(2))
-            .until(() -> valkey.zcard("{wg:" + app.cacheName + "}:hot") >= HOT_SET);
+            .until(() -> valkey.zcard(new ControlKeys(app.cacheName).hot()) >= HOT_SET);
         app.setEnv("DEAL_SCHEMA_VERSION", "v2");
         await("canary held at the gate").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
             .until(() -> recreateUninjectedPods(app) && app.paused()

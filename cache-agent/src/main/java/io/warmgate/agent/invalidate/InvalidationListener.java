@@ -61,7 +61,7 @@ public final class InvalidationListener implements AutoCloseable {
   public InvalidationListener(ValkeyConnection<String> valkey, KeySpace keys, LocalTier local,
       InstantSource clock, MeterRegistry meters) {
     this.valkey = Objects.requireNonNull(valkey, "valkey");
-    this.stream = new InvalidationLog(keys.invalidationsKey());
+    this.stream = new InvalidationLog(keys);
     this.local = Objects.requireNonNull(local, "local");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.cacheName = keys.cacheName();

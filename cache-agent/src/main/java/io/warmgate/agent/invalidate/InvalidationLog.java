@@ -7,6 +7,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.warmgate.agent.l2.KeySpace;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -91,9 +92,9 @@ final class InvalidationLog {
   private final String key;
   private final String seqKey;
 
-  InvalidationLog(String key) {
-    this.key = key;
-    this.seqKey = key + ":seq";
+  InvalidationLog(KeySpace keys) {
+    this.key = keys.invalidationsKey();
+    this.seqKey = keys.invalidationsSeqKey();
   }
 
   String key() {

@@ -75,7 +75,7 @@ public final class Invalidator {
       Duration timeout) {
     this.valkey = Objects.requireNonNull(valkey, "valkey");
     this.keys = Objects.requireNonNull(keys, "keys");
-    this.log = new InvalidationLog(keys.invalidationsKey());
+    this.log = new InvalidationLog(keys);
     this.clock = Objects.requireNonNull(clock, "clock");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
   }

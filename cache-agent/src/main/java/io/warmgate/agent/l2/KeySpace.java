@@ -1,34 +1,17 @@
 package io.warmgate.agent.l2;
 
-import java.nio.charset.StandardCharsets;
+import io.warmgate.contract.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ValueKeys;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Owns every Valkey key name of one cache and schema hash; no other class builds keys.
+ * The Valkey keys of one cache and schema hash, as the agent uses them: checks the cache name and
+ * the hash, then names every key with {@link ControlKeys} and {@link ValueKeys}, the layout the
+ * operator reads too ({@code docs/valkey-layout.md}). The agent builds no key elsewhere.
  *
- * <ul>
- *   <li>Value key: {@code wg:<cache>:<schemaHash>:<escapedId>}. No hash tag, so values spread
- *       over every slot of a cluster.
- *   <li>Refresh lock: {@code {wg:<cache>:<schemaHash>:<escapedId>}:lock}.
- *   <li>Fill lease: {@code {wg:<cache>:<schemaHash>:<escapedId>}:fill}.
- *   <li>Control keys (registry, stats, hot set, warm jobs): {@code {wg:<cache>}:<name>}, one hash
- *       tag per cache so multi-key commands on them work in a cluster.
- * </ul>
- *
- * <p>An id's lock and lease keys carry its value key as their hash tag, so on a cluster all three
- * live in one slot, on one primary: a look at value and lease together ({@code MGET}) is one
- * atomic command, and a holder's value write reaches the server before the release that follows
- * it on the same connection. In separate slots a waiter could see the lease gone before the value
- * landed on another primary, and read the origin again.
- *
- * <p>Id escaping: the UTF-8 bytes of the id are kept when they are an ASCII letter, digit,
- * {@code -}, {@code _}, {@code .} or {@code ~} (RFC 3986 "unreserved"); every other byte,
- * {@code %} included, becomes {@code %XX} (upper-case hex). On well-formed Unicode (the cache
- * refuses other ids, see {@link #unpairedSurrogate}) the mapping is injective and its
- * output never holds {@code :}, braces, {@code *}, whitespace or control characters, so no id
- * can collide with another id's key, a lock or lease key, or a control key. Plain ids like
- * {@code deal-000001} are used unchanged.
+ * <p>Also the agent's rules for ids that may have a key: well-formed Unicode
+ * ({@link #unpairedSurrogate}) of bounded UTF-8 length ({@link #fitsUtf8}).
  */
 public final class KeySpace {
 
@@ -41,11 +24,10 @@ public final class KeySpace {
   public static final String CACHE_NAME_RULE =
       "1-63 lowercase letters, digits or '-', starting and ending with a letter or digit";
   private static final Pattern SCHEMA_HASH = Pattern.compile("[0-9a-f]{1,64}");
-  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
-  private final String cacheName;
   private final String schemaHash;
-  private final String valuePrefix;
+  private final ControlKeys control;
+  private final ValueKeys values;
 
   /**
    * Creates the key space of {@code cacheName} and {@code schemaHash}.
@@ -60,9 +42,9 @@ public final class KeySpace {
       throw new IllegalArgumentException(
           "schema hash '" + schemaHash + "' is invalid: expected lower-case hex");
     }
-    this.cacheName = cacheName;
     this.schemaHash = schemaHash;
-    this.valuePrefix = "wg:" + cacheName + ":" + schemaHash + ":";
+    this.control = new ControlKeys(cacheName);
+    this.values = control.values(schemaHash);
   }
 
   /**
@@ -82,7 +64,7 @@ public final class KeySpace {
 
   /** Returns the cache name. */
   public String cacheName() {
-    return cacheName;
+    return control.cacheName();
   }
 
   /** Returns the schema hash. */
@@ -90,73 +72,58 @@ public final class KeySpace {
     return schemaHash;
   }
 
-  /** Returns {@code wg:<cache>:<schemaHash>:}, the prefix of every value key (for SCAN). */
+  /** Returns the key space of the same cache under {@code otherSchemaHash}. */
+  public KeySpace withSchemaHash(String otherSchemaHash) {
+    return otherSchemaHash.equals(schemaHash) ? this : new KeySpace(cacheName(), otherSchemaHash);
+  }
+
+  /** @see ValueKeys#prefix() */
   public String valuePrefix() {
-    return valuePrefix;
+    return values.prefix();
   }
 
-  /** Returns the value key of {@code id}. */
+  /** @see ValueKeys#value(String) */
   public String valueKey(String id) {
-    return valuePrefix + escape(id);
+    return values.value(id);
   }
 
-  /** Returns the refresh-lock key of {@code id}. */
+  /** @see ValueKeys#lock(String) */
   public String lockKey(String id) {
-    return "{" + valueKey(id) + "}:lock";
+    return values.lock(id);
   }
 
-  /**
-   * Returns the fill-lease key of {@code id}: held by the pod loading the id from the origin after
-   * an L2 miss, so that other pods wait for its value instead of loading it too.
-   */
+  /** @see ValueKeys#fill(String) */
   public String fillKey(String id) {
-    return "{" + valueKey(id) + "}:fill";
+    return values.fill(id);
   }
 
-  /** Returns {@code {wg:<cache>}}, the hash tag shared by this cache's control keys. */
+  /** @see ControlKeys#tag() */
   public String controlTag() {
-    return "{wg:" + cacheName + "}";
+    return control.tag();
   }
 
-  /** Returns the control key {@code {wg:<cache>}:<name>}; {@code name} is used verbatim. */
-  public String controlKey(String name) {
-    return controlTag() + ":" + name;
-  }
-
-  /**
-   * Returns {@code {wg:<cache>}:agents}, the hash of live agents: field = pod name, value = the
-   * agent's JSON entry (see {@code docs/valkey-layout.md}).
-   */
+  /** @see ControlKeys#agents() */
   public String agentsKey() {
-    return controlKey("agents");
+    return control.agents();
   }
 
-  /**
-   * Returns {@code {wg:<cache>}:agents:sweep}, the epoch millis after which the next heartbeat
-   * deletes long-dead registry entries (one sweep a minute for the whole fleet).
-   */
+  /** @see ControlKeys#agentsSweep() */
   public String agentsSweepKey() {
-    return controlKey("agents:sweep");
+    return control.agentsSweep();
   }
 
-  /**
-   * Returns {@code {wg:<cache>}:spaces}, the sorted set of the cache's schema key spaces whose
-   * values may still live: member = schema hash, score = epoch millis by which every value its
-   * agents wrote has expired (see {@code docs/valkey-layout.md}).
-   */
+  /** @see ControlKeys#spaces() */
   public String spacesKey() {
-    return controlKey("spaces");
+    return control.spaces();
   }
 
-  /** Returns {@code {wg:<cache>}:stats:<schemaHash>}, this namespace's cumulative counters. */
+  /** @see ControlKeys#stats(String) */
   public String statsKey() {
-    return controlKey("stats:" + schemaHash);
+    return control.stats(schemaHash);
   }
 
   /**
-   * Returns {@code {wg:<cache>}:stats:<schemaHash>:<bucket>}, the counters of the 10-second bucket
-   * starting at epoch second {@code bucketEpochSecond}.
-   *
+   * @see ControlKeys#statsBucket(String, long)
    * @throws IllegalArgumentException if {@code bucketEpochSecond} is negative or not a multiple
    *     of 10
    */
@@ -165,81 +132,62 @@ public final class KeySpace {
       throw new IllegalArgumentException("stats bucket " + bucketEpochSecond
           + " is invalid: expected a non-negative epoch second that is a multiple of 10");
     }
-    return controlKey("stats:" + schemaHash + ":" + bucketEpochSecond);
+    return control.statsBucket(schemaHash, bucketEpochSecond);
   }
 
-  /** Returns {@code {wg:<cache>}:keys:<schemaHash>}, the HyperLogLog of ids written to L2. */
+  /** @see ControlKeys#keysWritten(String) */
   public String keysWrittenKey() {
-    return controlKey("keys:" + schemaHash);
+    return control.keysWritten(schemaHash);
   }
 
-  /** Returns {@code {wg:<cache>}:hot}, the cache's decaying hot-id sorted set (schema independent). */
+  /** @see ControlKeys#hot() */
   public String hotKey() {
-    return controlKey("hot");
+    return control.hot();
   }
 
-  /** Returns {@code {wg:<cache>}:hot:landmark}, the epoch millis the hot-set scores are relative to. */
+  /** @see ControlKeys#hotLandmark() */
   public String hotLandmarkKey() {
-    return controlKey("hot:landmark");
+    return control.hotLandmark();
   }
 
-  /**
-   * Returns {@code {wg:<cache>}:hot:meta}, the hash that lets a reader turn hot-set scores into
-   * request rates: {@code since} (epoch millis the observation began) and {@code halfLifeMs}.
-   */
+  /** @see ControlKeys#hotMeta() */
   public String hotMetaKey() {
-    return controlKey("hot:meta");
+    return control.hotMeta();
   }
 
-  /**
-   * Returns {@code {wg:<cache>}:invalidations}, the stream of invalidated ids every pod of the
-   * cache reads, whatever its schema hash.
-   */
+  /** @see ControlKeys#invalidations() */
   public String invalidationsKey() {
-    return controlKey("invalidations");
+    return control.invalidations();
   }
 
-  /** Returns the key space of the same cache under {@code otherSchemaHash}. */
-  public KeySpace withSchemaHash(String otherSchemaHash) {
-    return otherSchemaHash.equals(schemaHash) ? this : new KeySpace(cacheName, otherSchemaHash);
+  /** @see ControlKeys#invalidationsSeq() */
+  public String invalidationsSeqKey() {
+    return control.invalidationsSeq();
   }
 
-  /** Returns {@code {wg:<cache>}:warm:<schemaHash>}, the warm job of this namespace. */
+  /** @see ControlKeys#changes(String) */
+  public String changesKey(String stream) {
+    return control.changes(stream);
+  }
+
+  /** @see ControlKeys#changesLock(String) */
+  public String changesLockKey(String stream) {
+    return control.changesLock(stream);
+  }
+
+  /** @see ControlKeys#warmJob(String) */
   public String warmJobKey() {
-    return controlKey("warm:" + schemaHash);
+    return control.warmJob(schemaHash);
   }
 
-  /** Returns {@code {wg:<cache>}:warm:<schemaHash>:ids}, the list of ids the warm job loads. */
+  /** @see ControlKeys#warmIds(String) */
   public String warmIdsKey() {
-    return controlKey("warm:" + schemaHash + ":ids");
+    return control.warmIds(schemaHash);
   }
 
-  /** Returns {@code {wg:<cache>}:warm:<schemaHash>:lock}, the lock of the pod running the warm job. */
+  /** @see ControlKeys#warmLock(String) */
   public String warmLockKey() {
-    return controlKey("warm:" + schemaHash + ":lock");
-  }
-
-  /** Escapes {@code id} as described in the class comment. */
-  public static String escape(String id) {
-    int n = id.length();
-    int i = 0;
-    while (i < n && isSafe(id.charAt(i))) {
-      i++;
-    }
-    if (i == n) {
-      return id;
-    }
-    byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
-    StringBuilder out = new StringBuilder(utf8.length * 3);
-    for (byte b : utf8) {
-      int c = b & 0xFF;
-      if (c < 0x80 && isSafe((char) c)) {
-        out.append((char) c);
-      } else {
-        out.append('%').append(HEX[c >>> 4]).append(HEX[c & 0xF]);
-      }
-    }
-    return out.toString();
+    return control.warmLock(schemaHash);
   }
 
   /**
@@ -292,13 +240,8 @@ public final class KeySpace {
     return bytes;
   }
 
-  private static boolean isSafe(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || c == '-' || c == '_' || c == '.' || c == '~';
-  }
-
   @Override
   public String toString() {
-    return "KeySpace{" + valuePrefix + "}";
+    return "KeySpace{" + valuePrefix() + "}";
   }
 }

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.TokenLock;
 import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.contract.valkey.WarmJobState;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -117,6 +118,10 @@ public final class PreloadWorker implements AutoCloseable {
       redis.call('PEXPIRE', KEYS[3], ARGV[2])
       return 1
       """;
+  /** {@link #UPDATE}'s allowed states of a job being taken, worked, or kept warm. */
+  private static final String IF_ACTIVE = allowed(WarmJobState.Open, WarmJobState.Running);
+  private static final String IF_RUNNING = allowed(WarmJobState.Running);
+  private static final String IF_DONE = allowed(WarmJobState.Done);
 
   private final ValkeyConnection<String> connection;
   private final WarmableCache cache;
@@ -345,7 +350,7 @@ public final class PreloadWorker implements AutoCloseable {
     job = job.start();
     Map<String, String> start = job.progressFields(pod, clock.millis());
     start.put("message", ""); // whatever an earlier attempt reported no longer holds
-    if (!update(token, ",Open,Running,", start)) {
+    if (!update(token, IF_ACTIVE, start)) {
       return;
     }
     log.info("cache '{}': preloading {} from id {} to {} at {} ids/s in batches of {}",
@@ -366,7 +371,7 @@ public final class PreloadWorker implements AutoCloseable {
             + "%.1f ids/s for the preload (ceiling)", ceiling));
         paused.put("rateInUse", "0");
         paused.put("updatedAt", Long.toString(clock.millis()));
-        if (!update(token, ",Running,", paused) || await(pollInterval.toNanos())) {
+        if (!update(token, IF_RUNNING, paused) || await(pollInterval.toNanos())) {
           return;
         }
         continue;
@@ -394,7 +399,7 @@ public final class PreloadWorker implements AutoCloseable {
         end = job.cursor(); // the list shrank under us
         break;
       }
-      Outcome outcome = load(token, ",Running,", "message", job.cursor(), ids, pacer, null, aimd);
+      Outcome outcome = load(token, IF_RUNNING, "message", job.cursor(), ids, pacer, null, aimd);
       if (outcome == null) {
         return; // closing, or the job is no longer ours: the batch is left to the next owner
       }
@@ -412,7 +417,7 @@ public final class PreloadWorker implements AutoCloseable {
         rateInUse = aimd.rate();
       }
       progress.put("rateInUse", String.format(Locale.ROOT, "%.1f", rateInUse));
-      if (!update(token, ",Running,", progress)) {
+      if (!update(token, IF_RUNNING, progress)) {
         return;
       }
     }
@@ -426,7 +431,7 @@ public final class PreloadWorker implements AutoCloseable {
       message += "; the id list held only " + end + " ids";
     }
     done.put("message", message);
-    if (update(token, ",Running,", done)) {
+    if (update(token, IF_RUNNING, done)) {
       log.info("cache '{}': warm job {} done: {}", cache.name(), jobKey, message);
     }
   }
@@ -437,7 +442,7 @@ public final class PreloadWorker implements AutoCloseable {
    * ({@code keptWarmAt}) is at least {@link #keepWarmPeriod} ago.
    */
   private boolean keepWarmDue(Map<String, String> fields) {
-    if (!"Done".equals(fields.get("state"))) {
+    if (WarmJobState.named(fields.get("state")) != WarmJobState.Done) {
       return false;
     }
     long now = clock.millis();
@@ -475,14 +480,14 @@ public final class PreloadWorker implements AutoCloseable {
       if (ids.isEmpty()) {
         break;
       }
-      Outcome outcome = load(token, ",Done,", "keepWarm", cursor, ids, pacer, keepWarmMargin,
+      Outcome outcome = load(token, IF_DONE, "keepWarm", cursor, ids, pacer, keepWarmMargin,
           null);
       if (outcome == null) {
         return;
       }
       reloaded += outcome.reloaded();
       count(keptWarmIds, outcome.reloaded());
-      if (outcome.reloaded() > 0 && !update(token, ",Done,", Map.of("keepWarm", String.format(
+      if (outcome.reloaded() > 0 && !update(token, IF_DONE, Map.of("keepWarm", String.format(
           Locale.ROOT, "pass from %s: %d ids reloaded so far, at id %d of %d",
           Instant.ofEpochMilli(started), reloaded, cursor + ids.size(), end)))) {
         return; // removed or reopened by the operator: no more origin reads for it
@@ -494,7 +499,7 @@ public final class PreloadWorker implements AutoCloseable {
     done.put("keepWarm", String.format(Locale.ROOT, "pass from %s reloaded %d of %d ids that had "
         + "less than %d s of L2 TTL left", Instant.ofEpochMilli(started), reloaded, end,
         keepWarmMargin.toSeconds()));
-    if (update(token, ",Done,", done) && reloaded > 0) {
+    if (update(token, IF_DONE, done) && reloaded > 0) {
       log.info("cache '{}': warm job {} kept warm: {} of {} ids reloaded", cache.name(), jobKey,
           reloaded, end);
     }
@@ -779,8 +784,18 @@ public final class PreloadWorker implements AutoCloseable {
     }
   }
 
+  /** The allowed-states argument of {@link #UPDATE}: {@code ,<state>,<state>,}. */
+  private static String allowed(WarmJobState... states) {
+    StringBuilder out = new StringBuilder(",");
+    for (WarmJobState state : states) {
+      out.append(state.name()).append(',');
+    }
+    return out.toString();
+  }
+
   private static boolean isFinished(String state) {
-    return "Done".equals(state) || "Failed".equals(state);
+    WarmJobState known = WarmJobState.named(state);
+    return known != null && !known.isActive();
   }
 
   /** Waits up to {@code nanos}; returns whether the worker is closing. */

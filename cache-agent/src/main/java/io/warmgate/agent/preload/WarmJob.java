@@ -1,9 +1,12 @@
 package io.warmgate.agent.preload;
 
+import io.warmgate.contract.valkey.WarmJobState;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A warm job as read from {@code {wg:<cache>}:warm:<hash>}, and the transitions the worker makes:
@@ -19,22 +22,14 @@ import java.util.regex.Pattern;
  * @param errors ids whose load failed so far
  * @param cursor the index into the id list of the next id to load
  */
-record WarmJob(long target, double rate, int batchSize, State state, long filled, long errors,
-    long cursor) {
+record WarmJob(long target, double rate, int batchSize, WarmJobState state, long filled,
+    long errors, long cursor) {
 
   /** The largest batch accepted: one Spanner query of this many ids is still cheap. */
   static final int MAX_BATCH_SIZE = 10_000;
   private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,15}(\\.[0-9]{1,15})?");
-
-  /** The states of a job. */
-  enum State {
-    Open, Running, Done, Failed;
-
-    /** Returns whether a job in this state is still to be worked on. */
-    boolean isActive() {
-      return this == Open || this == Running;
-    }
-  }
+  private static final String STATE_NAMES = Arrays.stream(WarmJobState.values())
+      .map(Enum::name).collect(Collectors.joining(", "));
 
   /** A job hash that cannot be worked on; the message names the field, its value and the fix. */
   static final class InvalidJobException extends Exception {
@@ -52,7 +47,7 @@ record WarmJob(long target, double rate, int batchSize, State state, long filled
    * @throws InvalidJobException naming the first field that is missing or malformed
    */
   static WarmJob parse(Map<String, String> fields) throws InvalidJobException {
-    State state = state(fields);
+    WarmJobState state = state(fields);
     long target = count(fields, "target", true);
     double rate = rate(fields);
     long batchSize = count(fields, "batchSize", true);
@@ -70,12 +65,12 @@ record WarmJob(long target, double rate, int batchSize, State state, long filled
 
   /** Returns the job as taken by {@code pod}: {@code Running}, same progress. */
   WarmJob start() {
-    return new WarmJob(target, rate, batchSize, State.Running, filled, errors, cursor);
+    return new WarmJob(target, rate, batchSize, WarmJobState.Running, filled, errors, cursor);
   }
 
   /** Returns the job after a batch of which {@code loaded} ids were loaded and {@code failed} failed. */
   WarmJob advance(int loaded, int failed) {
-    if (state != State.Running) {
+    if (state != WarmJobState.Running) {
       throw new IllegalStateException("a " + state + " job does not advance");
     }
     return new WarmJob(target, rate, batchSize, state, filled + loaded, errors + failed,
@@ -84,10 +79,10 @@ record WarmJob(long target, double rate, int batchSize, State state, long filled
 
   /** Returns the job marked {@code Done}. */
   WarmJob done() {
-    if (state != State.Running) {
+    if (state != WarmJobState.Running) {
       throw new IllegalStateException("a " + state + " job cannot be done");
     }
-    return new WarmJob(target, rate, batchSize, State.Done, filled, errors, cursor);
+    return new WarmJob(target, rate, batchSize, WarmJobState.Done, filled, errors, cursor);
   }
 
   /** Returns the index one past the last id to load, given the length of the id list. */
@@ -110,24 +105,23 @@ record WarmJob(long target, double rate, int batchSize, State state, long filled
   /** Returns the fields that mark a job {@code Failed} with {@code message}. */
   static Map<String, String> failedFields(String message, String owner, long nowMillis) {
     Map<String, String> out = new LinkedHashMap<>();
-    out.put("state", State.Failed.name());
+    out.put("state", WarmJobState.Failed.name());
     out.put("message", message);
     out.put("owner", owner);
     out.put("updatedAt", Long.toString(nowMillis));
     return out;
   }
 
-  private static State state(Map<String, String> fields) throws InvalidJobException {
+  private static WarmJobState state(Map<String, String> fields) throws InvalidJobException {
     String value = fields.get("state");
     if (value == null) {
       throw missing("state");
     }
-    for (State s : State.values()) {
-      if (s.name().equals(value.trim())) {
-        return s;
-      }
+    WarmJobState state = WarmJobState.named(value.trim());
+    if (state == null) {
+      throw invalid("state", value, "one of " + STATE_NAMES);
     }
-    throw invalid("state", value, "one of Open, Running, Done, Failed");
+    return state;
   }
 
   private static long count(Map<String, String> fields, String name, boolean required)

@@ -1,15 +1,18 @@
 package io.warmgate.agent.registry;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.warmgate.contract.valkey.AgentEntry;
 import java.util.Objects;
 
 /**
- * One agent's entry in {@code {wg:<cache>}:agents}, stored as JSON under {@link #field()}. Times
- * are epoch millis; the entry is dead once {@code expiresAt} has passed.
+ * One agent's entry in {@code {wg:<cache>}:agents}, stored as JSON under {@link #field()} with
+ * the properties of {@link AgentEntry}. Times are epoch millis; the entry is dead once
+ * {@code expiresAt} has passed.
  *
  * @param pod the pod name
  * @param namespace the pod's namespace, or null if unknown
@@ -19,10 +22,16 @@ import java.util.Objects;
  * @param startedAt when the agent started
  * @param expiresAt when the entry is dead unless renewed
  */
-@JsonPropertyOrder({"pod", "namespace", "podTemplateHash", "schemaHash", "version", "startedAt", "expiresAt"})
+@JsonPropertyOrder({AgentEntry.POD, AgentEntry.NAMESPACE, AgentEntry.POD_TEMPLATE_HASH,
+    AgentEntry.SCHEMA_HASH, AgentEntry.VERSION, AgentEntry.STARTED_AT, AgentEntry.EXPIRES_AT})
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record AgentInfo(String pod, String namespace, String podTemplateHash, String schemaHash,
-    String version, long startedAt, long expiresAt) {
+public record AgentInfo(@JsonProperty(AgentEntry.POD) String pod,
+    @JsonProperty(AgentEntry.NAMESPACE) String namespace,
+    @JsonProperty(AgentEntry.POD_TEMPLATE_HASH) String podTemplateHash,
+    @JsonProperty(AgentEntry.SCHEMA_HASH) String schemaHash,
+    @JsonProperty(AgentEntry.VERSION) String version,
+    @JsonProperty(AgentEntry.STARTED_AT) long startedAt,
+    @JsonProperty(AgentEntry.EXPIRES_AT) long expiresAt) {
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -34,13 +43,9 @@ public record AgentInfo(String pod, String namespace, String podTemplateHash, St
     Objects.requireNonNull(version, "version");
   }
 
-  /**
-   * The entry's hash field, {@code <namespace>/<pod>} ({@code <pod>} when the namespace is
-   * unknown): pods of one name in two namespaces that share a Valkey and a cache name (staging and
-   * production from the same manifests) keep apart entries. A pod name never contains '/'.
-   */
+  /** The entry's hash field: {@link AgentEntry#field}. */
   public String field() {
-    return namespace == null || namespace.isEmpty() ? pod : namespace + "/" + pod;
+    return AgentEntry.field(namespace, pod);
   }
 
   /** Returns this entry with {@code expiresAt} replaced. */

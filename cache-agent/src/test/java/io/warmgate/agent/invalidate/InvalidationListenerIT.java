@@ -49,7 +49,7 @@ class InvalidationListenerIT {
     }
   };
   private InvalidationListener listener;
-  private final InvalidationLog stream = new InvalidationLog(KEYS.invalidationsKey());
+  private final InvalidationLog stream = new InvalidationLog(KEYS);
 
   InvalidationListenerIT(L2Mode mode) {
     valkey = new L2Extension(mode);

@@ -26,13 +26,18 @@ class ControlKeysTest {
     assertThat(keys.warmJobKey()).isEqualTo("{wg:deals}:warm:0123456789ab");
     assertThat(keys.warmIdsKey()).isEqualTo("{wg:deals}:warm:0123456789ab:ids");
     assertThat(keys.warmLockKey()).isEqualTo("{wg:deals}:warm:0123456789ab:lock");
+    assertThat(keys.invalidationsKey()).isEqualTo("{wg:deals}:invalidations");
+    assertThat(keys.invalidationsSeqKey()).isEqualTo("{wg:deals}:invalidations:seq");
+    assertThat(keys.changesKey("DealChanges")).isEqualTo("{wg:deals}:changes:DealChanges");
+    assertThat(keys.changesLockKey("DealChanges")).isEqualTo("{wg:deals}:changes:DealChanges:lock");
   }
 
   @Test
   void allControlKeysShareTheCacheHashTagAndValueKeysHaveNone() {
     List<String> control = List.of(keys.agentsKey(), keys.agentsSweepKey(), keys.spacesKey(), keys.statsKey(), keys.statsBucketKey(0),
         keys.keysWrittenKey(), keys.hotKey(), keys.hotLandmarkKey(), keys.hotMetaKey(),
-        keys.warmJobKey(), keys.warmIdsKey(), keys.warmLockKey());
+        keys.warmJobKey(), keys.warmIdsKey(), keys.warmLockKey(), keys.invalidationsKey(),
+        keys.invalidationsSeqKey(), keys.changesKey("S"), keys.changesLockKey("S"));
     assertThat(control).allSatisfy(k -> assertThat(k).startsWith(keys.controlTag() + ":"));
     assertThat(keys.valueKey("hot")).doesNotContain("{");
     // On a cluster: one slot for every control key (ClusterKeySpreadIT asks a real server).

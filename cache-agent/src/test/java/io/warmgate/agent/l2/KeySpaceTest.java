@@ -18,7 +18,6 @@ class KeySpaceTest {
     assertThat(keys.valueKey("deal-000001")).isEqualTo("wg:deals:0123456789ab:deal-000001");
     assertThat(keys.lockKey("deal-000001")).isEqualTo("{wg:deals:0123456789ab:deal-000001}:lock");
     assertThat(keys.fillKey("deal-000001")).isEqualTo("{wg:deals:0123456789ab:deal-000001}:fill");
-    assertThat(keys.controlKey("agents")).isEqualTo("{wg:deals}:agents");
     assertThat(keys.valuePrefix()).isEqualTo("wg:deals:0123456789ab:");
   }
 
@@ -28,29 +27,6 @@ class KeySpaceTest {
       int slot = SlotHash.getSlot(keys.valueKey(id));
       assertThat(SlotHash.getSlot(keys.lockKey(id))).as("lock of '%s'", id).isEqualTo(slot);
       assertThat(SlotHash.getSlot(keys.fillKey(id))).as("lease of '%s'", id).isEqualTo(slot);
-    }
-  }
-
-  @Test
-  void plainIdsAreNotCopied() {
-    String id = "Deal_01.x~y-z";
-    assertThat(KeySpace.escape(id)).isSameAs(id);
-  }
-
-  @Test
-  void unsafeCharactersArePercentEncodedUtf8() {
-    assertThat(KeySpace.escape("a:b")).isEqualTo("a%3Ab");
-    assertThat(KeySpace.escape("{x}*")).isEqualTo("%7Bx%7D%2A");
-    assertThat(KeySpace.escape("a b\n\t")).isEqualTo("a%20b%0A%09");
-    assertThat(KeySpace.escape("é")).isEqualTo("%C3%A9");
-    assertThat(KeySpace.escape("🚀")).isEqualTo("%F0%9F%9A%80");
-    assertThat(KeySpace.escape("100%")).isEqualTo("100%25");
-  }
-
-  @Test
-  void escapedIdsHoldNoDelimiterPatternOrWhitespace() {
-    for (String id : List.of("a:b:lock", "{wg:deals}:agents", "*", "x y", "\u0000\u001f", "日本")) {
-      assertThat(KeySpace.escape(id)).matches("[A-Za-z0-9._~%-]+");
     }
   }
 

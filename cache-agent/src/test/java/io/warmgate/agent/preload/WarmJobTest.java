@@ -3,7 +3,7 @@ package io.warmgate.agent.preload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.warmgate.agent.preload.WarmJob.State;
+import io.warmgate.contract.valkey.WarmJobState;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class WarmJobTest {
   @Test
   void readsAnOpenJobWithProgressDefaultingToZero() throws Exception {
     WarmJob job = WarmJob.parse(open());
-    assertThat(job).isEqualTo(new WarmJob(100, 50.0, 20, State.Open, 0, 0, 0));
+    assertThat(job).isEqualTo(new WarmJob(100, 50.0, 20, WarmJobState.Open, 0, 0, 0));
   }
 
   @Test
@@ -33,7 +33,8 @@ class WarmJobTest {
     Map<String, String> fields = open();
     fields.putAll(Map.of("state", "Running", "rate", "12.5", "filled", "38", "errors", "2",
         "cursor", "40"));
-    assertThat(WarmJob.parse(fields)).isEqualTo(new WarmJob(100, 12.5, 20, State.Running, 38, 2, 40));
+    assertThat(WarmJob.parse(fields))
+        .isEqualTo(new WarmJob(100, 12.5, 20, WarmJobState.Running, 38, 2, 40));
   }
 
   @ParameterizedTest(name = "{0}={1}")
@@ -80,13 +81,13 @@ class WarmJobTest {
     assertThatThrownBy(() -> job.advance(1, 0)).isInstanceOf(IllegalStateException.class);
 
     WarmJob running = job.start().advance(18, 2).advance(20, 0);
-    assertThat(running).isEqualTo(new WarmJob(100, 50.0, 20, State.Running, 38, 2, 40));
+    assertThat(running).isEqualTo(new WarmJob(100, 50.0, 20, WarmJobState.Running, 38, 2, 40));
     assertThat(running.progressFields("pod-a", 7L)).containsExactly(
         Map.entry("state", "Running"), Map.entry("filled", "38"), Map.entry("errors", "2"),
         Map.entry("cursor", "40"), Map.entry("owner", "pod-a"), Map.entry("updatedAt", "7"));
 
     WarmJob done = running.done();
-    assertThat(done.state()).isEqualTo(State.Done);
+    assertThat(done.state()).isEqualTo(WarmJobState.Done);
     assertThat(done.state().isActive()).isFalse();
     assertThatThrownBy(() -> done.advance(1, 0)).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(done::done).isInstanceOf(IllegalStateException.class);
@@ -107,14 +108,6 @@ class WarmJobTest {
     WarmJob job = WarmJob.parse(open());
     assertThat(job.end(500)).isEqualTo(100);
     assertThat(job.end(60)).isEqualTo(60);
-  }
-
-  @Test
-  void terminalStatesAreNotActive() {
-    assertThat(State.Done.isActive()).isFalse();
-    assertThat(State.Failed.isActive()).isFalse();
-    assertThat(State.Open.isActive()).isTrue();
-    assertThat(State.Running.isActive()).isTrue();
   }
 
   @Test

@@ -3,7 +3,7 @@ package io.warmgate.operator.changes;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.contract.Durations;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.operator.model.ChangeStreamSpec;
 import io.warmgate.operator.model.ChangeStreamStatus;
 import io.warmgate.operator.model.Condition;

@@ -3,7 +3,8 @@ package io.warmgate.operator.gate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.AgentEntry;
+import io.warmgate.contract.valkey.ControlKeys;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,19 +49,19 @@ final class AgentRegistry {
 
   /** @param field the hash field: {@code <namespace>/<pod>}, or the pod name (older agents) */
   private static Agent parse(String field, String json) {
-    String pod = field.substring(field.indexOf('/') + 1);
+    String pod = AgentEntry.podOf(field);
     try {
       JsonNode node = JSON.readTree(json);
-      String podHash = node.path("podTemplateHash").asText("");
-      String schema = node.path("schemaHash").asText("");
-      if (podHash.isEmpty() || schema.isEmpty() || !node.path("expiresAt").canConvertToLong()) {
+      String podHash = node.path(AgentEntry.POD_TEMPLATE_HASH).asText("");
+      String schema = node.path(AgentEntry.SCHEMA_HASH).asText("");
+      if (podHash.isEmpty() || schema.isEmpty() || !node.path(AgentEntry.EXPIRES_AT).canConvertToLong()) {
         log.debug("Ignoring registry entry of {} without podTemplateHash, schemaHash or "
             + "expiresAt: {}", pod, json);
         return null;
       }
-      String namespace = node.path("namespace").asText("");
+      String namespace = node.path(AgentEntry.NAMESPACE).asText("");
       return new Agent(pod, namespace.isEmpty() ? null : namespace, podHash, schema,
-          node.path("expiresAt").asLong());
+          node.path(AgentEntry.EXPIRES_AT).asLong());
     } catch (IOException e) {
       log.debug("Ignoring unparsable registry entry of {}: {}", pod, json);
       return null;

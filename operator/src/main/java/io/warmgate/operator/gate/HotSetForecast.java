@@ -1,7 +1,7 @@
 package io.warmgate.operator.gate;
 
 import io.lettuce.core.ScoredValue;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ControlKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import java.time.Duration;
 import java.time.Instant;
@@ -126,7 +126,7 @@ final class NamespaceStats {
     RedisClusterAsyncCommands<String, String> async = valkey.async();
     List<RedisFuture<Long>> exists = new ArrayList<>(checked.size());
     for (String id : checked) {
-      exists.add(async.exists(keys.value(schemaHash, id)));
+      exists.add(async.exists(keys.values(schemaHash).value(id)));
     }
     long present = 0;
     for (RedisFuture<Long> reply : exists) {
@@ -176,7 +176,7 @@ final class NamespaceStats {
     RedisClusterAsyncCommands<String, String> async = valkey.async();
     List<RedisFuture<Long>> exists = new ArrayList<>(checked.size());
     for (String id : checked) {
-      exists.add(async.exists(keys.value(schemaHash, id)));
+      exists.add(async.exists(keys.values(schemaHash).value(id)));
     }
     Set<String> present = new HashSet<>();
     for (int i = 0; i < checked.size(); i++) {
@@ -321,7 +321,7 @@ final class NamespaceStats {
    * that key is not a HyperLogLog.
    */
   long keyCount(String schemaHash) {
-    String key = keys.keys(schemaHash);
+    String key = keys.keysWritten(schemaHash);
     return orIfWrongType(valkey.async().pfcount(key), 0L, key);
   }
 

@@ -3,7 +3,7 @@ package io.warmgate.operator.gate;
 import io.lettuce.core.RedisException;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.WarmupSpec;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import java.time.Duration;
 import java.time.Instant;

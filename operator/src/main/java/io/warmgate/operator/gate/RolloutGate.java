@@ -16,7 +16,7 @@ import io.warmgate.operator.model.KeySpaceRole;
 import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.status.Conditions;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import java.time.Clock;
 import java.time.Duration;

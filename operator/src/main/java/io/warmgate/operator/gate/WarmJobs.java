@@ -2,7 +2,8 @@ package io.warmgate.operator.gate;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ControlKeys;
+import io.warmgate.contract.valkey.WarmJobState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -94,7 +95,7 @@ final class WarmJobs {
     if (job.isEmpty()) {
       return null;
     }
-    return new WarmJob(job.getOrDefault("state", "Open"), number(job.get("target")),
+    return new WarmJob(job.getOrDefault("state", WarmJobState.Open.name()), number(job.get("target")),
         number(job.get("filled")), number(job.get("errors")), job.get("message"),
         job.get("hotSet"), job.get("revision"), rate(job.get("rateInUse")));
   }

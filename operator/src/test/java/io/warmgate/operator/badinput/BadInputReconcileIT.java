@@ -117,7 +117,7 @@ class BadInputReconcileIT {
 
   @Test
   void registryOfTheWrongTypeHoldsTheCanaryNamingTheKey() {
-    String registry = agents.controlKey("agents");
+    String registry = agents.keys().agents();
     agents.raw(r -> {
       r.del(registry);
       r.set(registry, "garbage");
@@ -136,9 +136,9 @@ class BadInputReconcileIT {
   void regressionStatsKeysOfTheWrongTypeNoLongerStopTheGateFromReleasingAWarmCanary() {
     // A PFCOUNT or HGETALL WRONGTYPE used to make the whole pass "Valkey cannot be read".
     agents.raw(r -> {
-      r.set(agents.controlKey("keys:bbb222"), "not a hyperloglog");
+      r.set(agents.keys().keysWritten("bbb222"), "not a hyperloglog");
       long bucket = Instant.now().getEpochSecond() / 10 * 10;
-      r.set(agents.controlKey("stats:bbb222:" + bucket), "not a hash");
+      r.set(agents.keys().statsBucket("bbb222", bucket), "not a hash");
     });
     await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).untilAsserted(() ->
         assertThat(policies.condition(ns, "deals", Conditions.ROLLOUT_HELD))

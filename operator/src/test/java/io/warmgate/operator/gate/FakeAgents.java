@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.AgentEntry;
+import io.warmgate.contract.valkey.ControlKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -46,15 +47,15 @@ public final class FakeAgents {
   public void register(String pod, String podHash, String schemaHash) {
     long now = Instant.now().toEpochMilli();
     Map<String, Object> entry = new LinkedHashMap<>();
-    entry.put("pod", pod);
+    entry.put(AgentEntry.POD, pod);
     if (namespace != null) {
-      entry.put("namespace", namespace);
+      entry.put(AgentEntry.NAMESPACE, namespace);
     }
-    entry.put("podTemplateHash", podHash);
-    entry.put("schemaHash", schemaHash);
-    entry.put("version", "test");
-    entry.put("startedAt", now);
-    entry.put("expiresAt", now + Duration.ofMinutes(10).toMillis());
+    entry.put(AgentEntry.POD_TEMPLATE_HASH, podHash);
+    entry.put(AgentEntry.SCHEMA_HASH, schemaHash);
+    entry.put(AgentEntry.VERSION, "test");
+    entry.put(AgentEntry.STARTED_AT, now);
+    entry.put(AgentEntry.EXPIRES_AT, now + Duration.ofMinutes(10).toMillis());
     run(r -> r.hset(keys.agents(), pod, json(entry)));
   }
 
@@ -120,8 +121,8 @@ public final class FakeAgents {
   public void writeValues(String schemaHash, List<String> ids) {
     run(r -> {
       for (String id : ids) {
-        r.psetex(keys.value(schemaHash, id), Duration.ofMinutes(4).toMillis(), "envelope");
-        r.pfadd(keys.keys(schemaHash), id);
+        r.psetex(keys.values(schemaHash).value(id), Duration.ofMinutes(4).toMillis(), "envelope");
+        r.pfadd(keys.keysWritten(schemaHash), id);
       }
       return null;
     });
@@ -159,7 +160,7 @@ public final class FakeAgents {
       if (ids.isEmpty()) {
         return 0.0;
       }
-      long present = r.exists(ids.stream().map(id -> keys.value(schemaHash, id))
+      long present = r.exists(ids.stream().map(id -> keys.values(schemaHash).value(id))
           .toArray(String[]::new));
       return 100.0 * present / ids.size();
     });
@@ -174,9 +175,9 @@ public final class FakeAgents {
     return cache;
   }
 
-  /** The control key {@code {wg:<cache>}:<name>}, such as {@code agents} or {@code keys:<hash>}. */
-  public String controlKey(String name) {
-    return keys.agents().replace(":agents", ":" + name);
+  /** The keys of the cache, to plant what no agent would write. */
+  public ControlKeys keys() {
+    return keys;
   }
 
   /** Runs {@code work} on a plain connection, to plant what no agent would write. */

@@ -7,7 +7,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
@@ -107,7 +107,7 @@ class MalformedValkeyIT {
 
   @Test
   void regressionKeysCounterOfTheWrongTypeReadsAsZeroInsteadOfFailingTheGate() {
-    r.set(keys.keys("bbb"), "not a hyperloglog");
+    r.set(keys.keysWritten("bbb"), "not a hyperloglog");
 
     assertThat(stats.keyCount("bbb")).isZero();
   }

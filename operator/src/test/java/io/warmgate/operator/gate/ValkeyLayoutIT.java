@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.warmgate.operator.valkey.ControlKeys;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.operator.valkey.ProbeResult;
 import io.warmgate.operator.valkey.ValkeyClients;
 import io.warmgate.operator.valkey.ValkeyCommands;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.changes.ChangeStreamProgress;
 import io.warmgate.operator.model.CachePolicy;
@@ -127,7 +128,7 @@ class ChangeStreamStatusIT {
   }
 
   String key() {
-    return "{wg:" + cacheName + "}:changes:" + STREAM;
+    return new ControlKeys(cacheName).changes(STREAM);
   }
 
   /** Saves the reader's progress as ChangeStreamWatcher.saveWatermark does. */

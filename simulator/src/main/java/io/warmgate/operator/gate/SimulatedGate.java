@@ -1,10 +1,10 @@
 package io.warmgate.operator.gate;
 
 import io.lettuce.core.ScoredValue;
+import io.warmgate.contract.valkey.ControlKeys;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.TimeoutAction;
 import io.warmgate.operator.model.WarmupMode;
-import io.warmgate.operator.valkey.ControlKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

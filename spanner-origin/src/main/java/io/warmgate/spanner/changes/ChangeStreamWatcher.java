@@ -134,8 +134,8 @@ public final class ChangeStreamWatcher implements AutoCloseable {
   private ChangeStreamWatcher(Builder b) {
     this.settings = b;
     KeySpace keys = new KeySpace(b.cache.name(), b.cache.schemaHash());
-    this.stateKey = keys.controlKey("changes:" + b.stream);
-    this.lock = new TokenLock(stateKey + ":lock", Duration.ofSeconds(LOCK_SECONDS));
+    this.stateKey = keys.changesKey(b.stream);
+    this.lock = new TokenLock(keys.changesLockKey(b.stream), Duration.ofSeconds(LOCK_SECONDS));
     this.token = b.podName + "/" + UUID.randomUUID();
     this.endpoint = b.valkey.withReadFrom(ValkeyEndpoint.ReadFrom.PRIMARY);
     this.connecting = open();

@@ -6,6 +6,7 @@ import com.google.cloud.Timestamp;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.warmgate.contract.valkey.ControlKeys;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -28,7 +29,7 @@ final class ChangeStreamProgress {
    * @throws org.awaitility.core.ConditionTimeoutException if it did not within {@code timeout}
    */
   static void awaitReading(String redisUri, String cache, String stream, Duration timeout) {
-    String key = "{wg:" + cache + "}:changes:" + stream;
+    String key = new ControlKeys(cache).changes(stream);
     RedisClient client = RedisClient.create(redisUri);
     try (StatefulRedisConnection<String, String> connection = client.connect()) {
       RedisCommands<String, String> redis = connection.sync();

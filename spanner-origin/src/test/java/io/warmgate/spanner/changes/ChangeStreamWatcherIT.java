@@ -176,7 +176,7 @@ class ChangeStreamWatcherIT {
     TieredCache<Items.Summary> b = pod("pod-b");
     TieredCache<Items.Summary> c = pod("pod-c");
     KeySpace keys = new KeySpace("items", b.schemaHash());
-    String stateKey = keys.controlKey("changes:" + STREAM);
+    String stateKey = keys.changesKey(STREAM);
     String lockKey = stateKey + ":lock";
     // Items no other test changes: 11 to see the first reader work, then two changed just
     // before it is killed and two while no reader runs.
@@ -269,7 +269,7 @@ class ChangeStreamWatcherIT {
     redis.flushAll();
     TieredCache<Items.Summary> a = pod("pod-a");
     TieredCache<Items.Summary> b = pod("pod-b");
-    String stateKey = new KeySpace("items", a.schemaHash()).controlKey("changes:" + STREAM);
+    String stateKey = new KeySpace("items", a.schemaHash()).changesKey(STREAM);
     RedisClient client = RedisClient.create(redis.uri());
     try (StallingProxy link = new StallingProxy(redis.host(), redis.port());
         StatefulRedisConnection<String, String> raw = client.connect()) {
@@ -323,7 +323,7 @@ class ChangeStreamWatcherIT {
   void aWatermarkValkeyLostIsReportedInTheReadersHash() {
     redis.flushAll();
     TieredCache<Items.Summary> a = pod("pod-a");
-    String stateKey = new KeySpace("items", a.schemaHash()).controlKey("changes:" + STREAM);
+    String stateKey = new KeySpace("items", a.schemaHash()).changesKey(STREAM);
     RedisClient client = RedisClient.create(redis.uri());
     try (StatefulRedisConnection<String, String> raw = client.connect()) {
       var valkey = raw.sync();
