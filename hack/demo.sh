@@ -71,6 +71,9 @@ main() {
   start_bg traffic java -cp "$cp" io.warmgate.example.deals.ZipfLoad --pods "$PODS_DIR/pods.tsv" \
     --deals "$DEMO_DEALS" --rate "$RATE" --duration 0
   sleep "$WARMUP"
+  printf '\n\033[1m0. Plan: what a schema change would cost Spanner now (kubectl warmgate plan)\033[0m\n'
+  "$WARMGATE_ROOT/operator/bin/kubectl-warmgate" plan deal-cache -n demo \
+    --operator-url "http://127.0.0.1:$OPERATOR_HTTP_PORT" || warn "no plan (see above); the demo goes on"
   printf '\n\033[1m1. Schema change: DEAL_SCHEMA_VERSION v1 → v2\033[0m\n'
   # env[0] of the app container is DEAL_SCHEMA_VERSION, env[1] APP_REVISION (examples/local/rollout.yaml).
   set_env 0 v2

@@ -5,7 +5,8 @@
 #   example CachePolicy and deal-service Rollout, whose pods run as local processes (local-pods),
 #   and a Prometheus scraping the operator, the pods and the Argo controller with warmgate's alerts.
 # Everything runs as processes of this user, recorded by PID under $WARMGATE_STATE_DIR; hack/down.sh
-# stops them. Then: hack/demo.sh (schema change → held, preloaded, released; same schema → skipped).
+# stops them. Then: hack/demo.sh (the release plan; schema change → held, preloaded, released;
+# same schema → skipped).
 # Settings: WARMGATE_STATE_DIR (default .warmgate), WARMGATE_REDIS_PORT (16379),
 # WARMGATE_SPANNER_PORT (19010), WARMGATE_PROMETHEUS_PORT (19090), WARMGATE_DEMO_DEALS (5000),
 # WARMGATE_CLUSTER_NAME (warmgate),
