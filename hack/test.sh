@@ -24,6 +24,8 @@ trap summary EXIT
 
 # Every relative link of the Markdown files points at a file and heading that exist.
 python3 "$WARMGATE_ROOT/hack/check-links.py" || die "broken links in the docs (listed above): fix each link or the heading it names"
+# The runbook's metric tables name exactly the meters the code registers.
+python3 "$WARMGATE_ROOT/hack/check-metric-docs.py" || die "docs/runbook.md and the code's meters differ (listed above): add or remove the rows it names"
 
 timed "prerequisites" bash "$WARMGATE_ROOT/hack/prereqs.sh"
 
