@@ -53,8 +53,8 @@ public final class PlanText {
     out.append(format("  warmup.maxWait:      %s  (%.0f x the predicted hold)%n",
         GateDecision.seconds(settings.maxWait()), ReleasePlan.MAX_WAIT_MARGIN));
     if (!settings.fits()) {
-      OriginForecast.Forecast whole = ReleasePlan.forecast(in, in.ids().size(),
-          in.pods() == 1 ? 1 : (in.pods() - 1) / (double) in.pods(), in.leavingOriginRate());
+      // (f) preloads the whole hot set when nothing smaller fits.
+      OriginForecast.Forecast whole = plan.rows().get(plan.rows().size() - 1).forecast();
       out.append(format("Does not fit: with the whole hot set preloaded, a release still needs "
           + "%,.0f reads/s, %,.0f of them for ids outside the hot set, which preload cannot "
           + "warm; raise the budget or release fewer pods at a time.%n", whole.total(),
