@@ -18,47 +18,26 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The data path: L1 → (one shared load per id) → L2 → (fill lease) → origin (behind its circuit
  * breaker), with refresh-ahead, negative entries, stale-if-error and the staleness bound. See
- * {@link TieredCache} for the contract.
+ * {@link TieredCache} for the contract. {@link #fillL2} is {@link BackgroundFill}'s; both paths
+ * share one {@link InFlightLoads} and one {@link OriginCalls}, so an id is loaded once however
+ * it is asked for.
  */
 final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
-
-  private static final Logger log = LoggerFactory.getLogger(DefaultTieredCache.class);
-  /**
-   * Bound of {@link #fillL2}'s L2 calls. Background work gets more than a lookup's budget: a slow
-   * reply there would only turn into a second origin read of the same batch.
-   */
-  static final Duration FILL_TIMEOUT = Duration.ofSeconds(2);
 
   /** A value (null = not found) that may be served when the origin fails. */
   private record Stale<V>(V value, long fetchedAtMillis) {}
 
-  /** Thrown by {@link #callOrigin} instead of calling the origin while its breaker refuses calls. */
-  private static final class OriginRefused extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    OriginRefused() {
-      super("origin breaker refused the call", null, false, false);
-    }
-  }
-
-  private static final OriginRefused REFUSED = new OriginRefused();
-
   private final String name;
   private final KeySpace keys;
-  private final Origin<V> origin;
   private final OriginBreaker originBreaker;
   private final L1Cache<V> l1;
   private final L2Tier<V> l2;
@@ -76,23 +55,21 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   private final InstantSource clock;
   private final CacheMetrics metrics;
   private final int maxIdBytes;
-  private final long l2TtlMillis;
-  private final long negativeL2TtlMillis;
+  private final L2Ttls ttls;
   private final long refreshAheadMillis;
-  /** How long a background fill waits for a lookup's load: its fill wait, then its own read. */
-  private final long lookupLoadNanos;
-  /** The origin's timeout: an answer later than this is served but not cached. */
-  private final long originTimeoutNanos;
   private final long maxStalenessMillis;
   private final long staleIfErrorMillis;
   private final Duration staleIfError;
-  private final ConcurrentHashMap<String, CompletableFuture<V>> inFlight = new ConcurrentHashMap<>();
+  private final InFlightLoads<V> inFlight = new InFlightLoads<>();
+  /** The origin, for lookups, refresh-ahead and background fills. */
+  private final OriginCalls<V> originCalls;
+  /** Null without L2. */
+  private final BackgroundFill<V> backgroundFill;
   private volatile boolean closed;
 
   DefaultTieredCache(Settings<V> s) {
     this.name = s.keys.cacheName();
     this.keys = s.keys;
-    this.origin = s.origin;
     this.originBreaker = s.originBreaker;
     this.l1 = s.l1;
     this.l2 = s.l2 == null ? null
@@ -104,11 +81,10 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     this.clock = s.clock;
     this.metrics = s.metrics;
     this.maxIdBytes = s.maxIdBytes;
-    this.l2TtlMillis = s.l2Ttl.toMillis();
-    this.negativeL2TtlMillis = s.negativeL2Ttl.toMillis();
+    this.ttls = new L2Ttls(s.l2Ttl.toMillis(), s.negativeL2Ttl.toMillis());
     this.refreshAheadMillis = s.refreshAhead.toMillis();
-    this.lookupLoadNanos = s.fillWait.toNanos() + s.originTimeout.toNanos();
-    this.originTimeoutNanos = s.originTimeout.toNanos();
+    this.originCalls = new OriginCalls<>(name, s.origin, s.originBreaker, s.metrics,
+        s.originTimeout.toNanos());
     this.maxStalenessMillis = s.maxStaleness.toMillis();
     this.staleIfErrorMillis = s.staleIfError.toMillis();
     this.staleIfError = s.staleIfError;
@@ -119,6 +95,10 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
         s.podName, executor, metrics, this::refreshLoaded);
     this.fillLease = l2 == null || s.fillWait.isZero() ? null
         : new FillLease<>(keys, store, l2, s.lockTtl, s.fillWait, renewer, s.podName, metrics);
+    // A fill waits for a lookup's load as long as that may take: its fill wait, then its read.
+    this.backgroundFill = l2 == null ? null : new BackgroundFill<>(name, l1, l2, fillLease,
+        inFlight, originCalls, originBreaker, ttls, clock, metrics, s.staleIfError,
+        s.fillWait.plus(s.originTimeout));
   }
 
   /** Everything the engine is made of; assembled by {@link WarmGate#build()}. */
@@ -301,7 +281,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
   /**
    * Returns the shared load of each id: the one in flight, or a new one. All new ones of this call
    * are loaded as one batch. A load's future leaves the in-flight map just before it completes,
-   * whatever the outcome ({@link #succeed}, {@link #fail}), so a failure is never cached and no
+   * whatever the outcome ({@link InFlightLoads}), so a failure is never cached and no
    * entry outlives its load.
    *
    * @param replies where the new loads take their L2 replies
@@ -340,7 +320,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
         L1Entry<V> entry = l1.getFresh(e.getKey());
         if (entry != null) {
           // Filled by a load that completed after our caller missed L1.
-          succeed(e.getKey(), e.getValue(), entry.value());
+          inFlight.succeed(e.getKey(), e.getValue(), entry.value());
         } else {
           L1Entry<V> kept = l1.getKept(e.getKey());
           if (kept != null) {
@@ -350,7 +330,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
               // serve the held value again instead, within the staleness bound.
               metrics.heldServed.increment();
               l1.put(e.getKey(), kept.value(), kept.fetchedAtMillis());
-              succeed(e.getKey(), e.getValue(), kept.value());
+              inFlight.succeed(e.getKey(), e.getValue(), kept.value());
               continue;
             }
             stale.put(e.getKey(), new Stale<>(kept.value(), kept.fetchedAtMillis()));
@@ -386,7 +366,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
           continue;
         }
         long age = now - entry.fetchedAtMillis();
-        long ttl = entry.value() != null ? l2TtlMillis : negativeL2TtlMillis;
+        long ttl = ttls.of(entry.value());
         long remaining = ttl - age;
         if (remaining <= 0 || age >= maxStalenessMillis) {
           // Expired by our clock (Redis may not have dropped it yet): a miss, but a stale candidate.
@@ -400,7 +380,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
         }
         metrics.l2Hits.increment();
         l1.put(id, entry.value(), entry.fetchedAtMillis());
-        succeed(id, batch.get(id), entry.value());
+        inFlight.succeed(id, batch.get(id), entry.value());
         // Entries whose whole TTL fits in the refresh window (short negative TTLs) just expire.
         if (remaining <= refreshAheadMillis && ttl > refreshAheadMillis) {
           if (refresh == null) {
@@ -438,14 +418,13 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     @Override
     public boolean servable(L2Tier.Entry<V> entry) {
       long age = clock.millis() - entry.fetchedAtMillis();
-      long ttl = entry.value() != null ? l2TtlMillis : negativeL2TtlMillis;
-      return age < ttl && age < maxStalenessMillis;
+      return age < ttls.of(entry.value()) && age < maxStalenessMillis;
     }
 
     @Override
     public void serve(String id, L2Tier.Entry<V> entry) {
       l1.put(id, entry.value(), entry.fetchedAtMillis());
-      succeed(id, batch.get(id), entry.value());
+      inFlight.succeed(id, batch.get(id), entry.value());
     }
 
     @Override
@@ -467,7 +446,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
           : "its executor rejected the task (" + e.getMessage()
           + "); give it a larger queue or more threads"), e);
       for (String id : ids) {
-        fail(id, batch.get(id), error);
+        inFlight.fail(id, batch.get(id), error);
       }
     }
   }
@@ -492,21 +471,21 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     // Values count as read when the read began: a value read before a change can be told apart
     // from one read after its invalidation (see Invalidator#invalidateReadBefore).
     long fetchedAt = clock.millis();
-    Answer<V> answer;
+    OriginCalls.Answer<V> answer;
     try {
-      answer = callOrigin(ids);
+      answer = originCalls.call(ids);
     } catch (Throwable error) {
       long now = clock.millis();
-      boolean refused = error == REFUSED;
+      boolean refused = error == OriginCalls.REFUSED;
       String refusal = refused ? originBreaker.refusal() + "; " : "";
       Throwable cause = refused ? originBreaker.lastError() : error;
       for (String id : ids) {
         Stale<V> held = stale.get(id);
         if (held != null && now - held.fetchedAtMillis() < staleIfErrorMillis) {
           metrics.staleServed.increment();
-          succeed(id, batch.get(id), held.value());
+          inFlight.succeed(id, batch.get(id), held.value());
         } else {
-          fail(id, batch.get(id), new CacheLoadException(name, id, refusal
+          inFlight.fail(id, batch.get(id), new CacheLoadException(name, id, refusal
               + (held == null ? "no stale value is held"
                   : "the held value is older than staleIfError=" + staleIfError), cause));
         }
@@ -519,7 +498,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
       if (cache) {
         l1.put(id, value, fetchedAt);
       }
-      succeed(id, batch.get(id), value);
+      inFlight.succeed(id, batch.get(id), value);
       if (cache) {
         writeL2(id, value, fetchedAt);
       }
@@ -549,7 +528,7 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     }
     List<CompletableFuture<Boolean>> deletions = new ArrayList<>(distinct.size());
     for (String id : distinct) {
-      deletions.add(store.delete(keys.valueKey(id), FILL_TIMEOUT));
+      deletions.add(store.delete(keys.valueKey(id), BackgroundFill.TIMEOUT));
     }
     try {
       CompletableFuture.allOf(deletions.toArray(CompletableFuture[]::new)).join();
@@ -608,225 +587,13 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
     if (distinct.isEmpty()) {
       return 0;
     }
-    List<L2Tier.Entry<V>> held = join(l2.read(distinct, FILL_TIMEOUT));
-    if (!L2Tier.answered(held)) {
-      // What L2 holds is unknown, and what the origin returned could not be written anyway.
-      log.debug("cache '{}': L2 could not be read to fill it; the origin was not called", name);
-      return 0;
-    }
-    long now = clock.millis();
-    List<String> missing = new ArrayList<>();
-    for (int i = 0; i < distinct.size(); i++) {
-      L2Tier.Entry<V> entry = held.get(i);
-      if (entry == null) {
-        missing.add(distinct.get(i));
-        continue;
-      }
-      long ttl = entry.value() != null ? l2TtlMillis : negativeL2TtlMillis;
-      long left = ttl - (now - entry.fetchedAtMillis());
-      if (left <= 0 || left < minTtlLeft.toMillis()) {
-        missing.add(distinct.get(i));
-      }
-    }
-    if (missing.isEmpty()) {
-      return distinct.size();
-    }
-    return distinct.size() - missing.size() + fill(missing, entry -> {
-      long ttl = entry.value() != null ? l2TtlMillis : negativeL2TtlMillis;
-      long left = ttl - (clock.millis() - entry.fetchedAtMillis());
-      return left > 0 && left >= minTtlLeft.toMillis();
-    });
-  }
-
-  /**
-   * Loads {@code missing} into L2 as a background fill, reading each id from the origin at most
-   * once across this pod's lookups and every pod's fill leases: an id this pod is already loading
-   * for a lookup is left to that load; the others become shared loads of their own, so lookups
-   * that miss them meanwhile wait for this fill instead of reading the origin again; and each takes
-   * its fill lease ({@link FillLease#claim}), so a lookup of another pod that holds it is waited
-   * for. Returns how many of {@code missing} L2 now holds.
-   */
-  private int fill(List<String> missing, Predicate<L2Tier.Entry<V>> wanted) {
-    Map<String, CompletableFuture<V>> mine = new LinkedHashMap<>();
-    Map<String, CompletableFuture<V>> lookups = new LinkedHashMap<>();
-    for (String id : missing) {
-      CompletableFuture<V> own = new CompletableFuture<>();
-      CompletableFuture<V> running = inFlight.putIfAbsent(id, own);
-      if (running == null) {
-        mine.put(id, own);
-      } else {
-        lookups.put(id, running);
-      }
-    }
-    int held = 0;
-    if (!mine.isEmpty()) {
-      held += fillOwn(mine, wanted);
-    }
-    // A lookup's load writes L2 when it completes; waiting for it keeps the count honest. It may
-    // wait its fill wait for another pod's read, then read for up to the origin's timeout.
-    long deadline = System.nanoTime() + FILL_TIMEOUT.toNanos() + lookupLoadNanos;
-    for (CompletableFuture<V> lookup : lookups.values()) {
-      try {
-        lookup.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        held++;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      } catch (Exception e) {
-        // Failed or still running: not counted, so the caller tries the id again.
-      }
-    }
-    return held;
-  }
-
-  /** {@link #fill} of the ids whose shared loads it registered in {@code mine}. */
-  private int fillOwn(Map<String, CompletableFuture<V>> mine, Predicate<L2Tier.Entry<V>> wanted) {
-    List<String> ids = new ArrayList<>(mine.keySet());
-    FillLease.Claim<V> claim = fillLease == null ? FillLease.Claim.none(ids)
-        : fillLease.claim(ids, wanted, FILL_TIMEOUT);
-    try {
-      int held = served(claim.filled(), mine);
-      held += loadAndWrite(claim.load(), mine);
-      if (!claim.awaited().isEmpty()) {
-        // After this fill's own reads: a batch does not stall behind another pod's slow one.
-        FillLease.Waited<V> waited = fillLease.awaitFills(claim.awaited(), wanted, FILL_TIMEOUT,
-            taken -> loadAndWrite(taken, mine));
-        held += served(waited.filled(), mine);
-        held += waited.read();
-        held += loadAndWrite(waited.load(), mine);
-      }
-      return held;
-    } finally {
-      if (fillLease != null) {
-        fillLease.release(claim, FILL_TIMEOUT);
-      }
-      // Whatever did not complete above (an origin or unexpected error): lookups that joined
-      // the fill must not hang on it.
-      handOver(mine, ids, new IllegalStateException("cache '" + name
-          + "': the fill of L2 that this lookup joined ended without a value"));
-    }
-  }
-
-  /** Completes the shared loads of ids that another pod's fill wrote; returns how many. */
-  private int served(Map<String, L2Tier.Entry<V>> filled, Map<String, CompletableFuture<V>> mine) {
-    filled.forEach((id, entry) -> succeed(id, mine.get(id), entry.value()));
-    return filled.size();
-  }
-
-  /**
-   * Reads {@code ids} with one origin call, writes them to L2 and awaits the writes, then
-   * completes their shared loads (this pod's L1 is left as it was). Returns how many were written.
-   *
-   * @throws CacheLoadException if the origin failed, after ending the shared loads of {@code ids}
-   */
-  private int loadAndWrite(List<String> ids, Map<String, CompletableFuture<V>> mine) {
-    if (ids.isEmpty()) {
-      return 0;
-    }
-    Answer<V> answer;
-    long fetchedAt = clock.millis();
-    try {
-      answer = callOrigin(ids);
-    } catch (Throwable e) {
-      CacheLoadException failure = e == REFUSED
-          ? new CacheLoadException(name, ids.get(0), originBreaker.refusal() + "; a batch of "
-              + ids.size() + " ids was not loaded to fill L2", originBreaker.lastError())
-          : new CacheLoadException(name, ids.get(0),
-              "the origin failed loading a batch of " + ids.size() + " ids to fill L2", e);
-      handOver(mine, ids, failure);
-      throw failure;
-    }
-    Map<String, V> loaded = answer.values();
-    if (answer.late()) {
-      ids.forEach(id -> succeed(id, mine.get(id), loaded.get(id)));
-      return 0;
-    }
-    List<CompletableFuture<Boolean>> writes = new ArrayList<>(ids.size());
-    for (String id : ids) {
-      V value = loaded.get(id);
-      writes.add(l2.write(id, value, fetchedAt, value == null ? negativeL2TtlMillis : l2TtlMillis,
-          FILL_TIMEOUT));
-    }
-    int written = 0;
-    for (int i = 0; i < ids.size(); i++) {
-      if (writes.get(i).join()) {
-        written++;
-      }
-      succeed(ids.get(i), mine.get(ids.get(i)), loaded.get(ids.get(i)));
-    }
-    return written;
-  }
-
-  /**
-   * Ends this fill's shared loads of {@code ids} that are still open, as a lookup's failed origin
-   * read ends: with the value L1 still holds if it is within {@code staleIfError}, else with
-   * {@code error}. Only lookups that joined the fill see it.
-   */
-  private void handOver(Map<String, CompletableFuture<V>> mine, List<String> ids, Throwable error) {
-    long now = clock.millis();
-    for (String id : ids) {
-      CompletableFuture<V> future = mine.get(id);
-      if (future.isDone()) {
-        continue;
-      }
-      L1Entry<V> kept = l1.getKept(id);
-      if (kept != null && now - kept.fetchedAtMillis() < staleIfErrorMillis) {
-        metrics.staleServed.increment();
-        succeed(id, future, kept.value());
-      } else {
-        fail(id, future, error);
-      }
-    }
-  }
-
-  /**
-   * An origin's answer, and whether it came later than the origin's timeout. A late answer is
-   * served to its callers but never cached: an invalidation's second pass runs once every load
-   * that read a row before the change has ended within that bound, so a late one could write the
-   * old row back after it.
-   */
-  private record Answer<V>(Map<String, V> values, boolean late) {}
-
-  /**
-   * Calls the origin once for {@code ids}, counted and timed, through its breaker; a null map is
-   * an origin error. Throws {@link #REFUSED} without calling it while the breaker refuses calls.
-   */
-  private Answer<V> callOrigin(List<String> ids) throws Exception {
-    if (!originBreaker.tryAcquire()) {
-      metrics.originSkipped.increment();
-      throw REFUSED;
-    }
-    long start = System.nanoTime();
-    metrics.originLoads.increment();
-    metrics.originKeys.increment(ids.size());
-    try {
-      Map<String, V> loaded = origin.loadAll(Collections.unmodifiableList(ids));
-      if (loaded == null) {
-        throw new NullPointerException("Origin.loadAll returned null instead of a map");
-      }
-      long took = System.nanoTime() - start;
-      originBreaker.succeeded(took);
-      boolean late = took > originTimeoutNanos;
-      if (late) {
-        metrics.originLate.increment();
-        log.warn("cache '{}': the origin answered {} ids after {} ms, past its timeout of {} ms: "
-            + "served, not cached", name, ids.size(), took / 1_000_000, originTimeoutNanos / 1_000_000);
-      }
-      return new Answer<>(loaded, late);
-    } catch (Throwable t) {
-      originBreaker.failed(System.nanoTime() - start, t);
-      metrics.originErrors.increment();
-      log.debug("cache '{}': origin failed for {} ids", name, ids.size(), t);
-      throw t;
-    } finally {
-      metrics.originLatency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-    }
+    return backgroundFill.fill(distinct, minTtlLeft);
   }
 
   /** Refresh-ahead's origin call: fills both tiers, never serves a caller. */
   private void refreshLoaded(List<String> ids) throws Exception {
     long fetchedAt = clock.millis();
-    Answer<V> answer = callOrigin(ids);
+    OriginCalls.Answer<V> answer = originCalls.call(ids);
     if (answer.late()) {
       return;
     }
@@ -839,32 +606,19 @@ final class DefaultTieredCache<V> implements TieredCache<V>, LocalTier {
 
   private void writeL2(String id, V value, long fetchedAtMillis) {
     if (l2 != null) {
-      l2.write(id, value, fetchedAtMillis, value == null ? negativeL2TtlMillis : l2TtlMillis);
+      l2.write(id, value, fetchedAtMillis, ttls.of(value));
     }
   }
 
   private void failAll(Map<String, CompletableFuture<V>> batch, Throwable t) {
     Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     for (Map.Entry<String, CompletableFuture<V>> e : batch.entrySet()) {
-      fail(e.getKey(), e.getValue(), cause);
+      inFlight.fail(e.getKey(), e.getValue(), cause);
     }
   }
 
-  /**
-   * Completes a shared load. It leaves the in-flight map first: a caller continuing on this thread
-   * (dependents run inside {@code complete}) must start a new load, never reuse this one.
-   */
-  private void succeed(String id, CompletableFuture<V> future, V value) {
-    inFlight.remove(id, future);
-    future.complete(value);
-  }
-
-  private void fail(String id, CompletableFuture<V> future, Throwable error) {
-    inFlight.remove(id, future);
-    future.completeExceptionally(error);
-  }
-
-  private static <V> V join(CompletableFuture<V> future) {
+  /** The value of {@code future}, rethrowing what it failed with unwrapped. */
+  static <V> V join(CompletableFuture<V> future) {
     try {
       return future.join();
     } catch (CompletionException e) {

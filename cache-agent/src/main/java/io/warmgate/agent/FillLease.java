@@ -250,45 +250,20 @@ final class FillLease<V> {
       leases.add(store.setIfAbsent(keys.fillKey(id), token, leaseTtlMillis, timeout));
     }
     List<L2Tier.Fill<V>> fills = await(l2.readFill(ids, timeout), timeout);
-    Map<String, L2Tier.Entry<V>> filled = new LinkedHashMap<>();
-    List<String> load = new ArrayList<>(ids.size());
-    List<String> won = new ArrayList<>(ids.size());
-    List<String> wait = new ArrayList<>();
-    List<String> releaseNow = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i++) {
-      String id = ids.get(i);
-      Boolean lease = await(leases.get(i), timeout);
-      boolean held = Boolean.TRUE.equals(lease);
-      L2Tier.Fill<V> fill = fills == null ? null : fills.get(i);
-      if (fill != null && fill.entry() != null && wanted.test(fill.entry())) {
-        metrics.fillWaited.increment();
-        filled.put(id, fill.entry());
-        if (held) {
-          releaseNow.add(id);
-        }
-      } else if (held) {
-        (takeover ? metrics.fillLapsed : metrics.fillWon).increment();
-        won.add(id);
-        load.add(id);
-      } else if (lease == null || fill == null) {
-        metrics.fillSkipped.increment();
-        load.add(id);
-      } else if (!fill.leased()) {
-        metrics.fillLapsed.increment();
-        load.add(id);
-      } else {
-        wait.add(id);
-      }
+    List<Boolean> replies = new ArrayList<>(ids.size());
+    for (CompletableFuture<Boolean> lease : leases) {
+      replies.add(await(lease, timeout));
     }
-    if (!releaseNow.isEmpty()) {
-      release(releaseNow, token, timeout);
+    Sorted<V> sorted = sort(ids, replies, fills, wanted, takeover);
+    if (!sorted.releaseNow().isEmpty()) {
+      release(sorted.releaseNow(), token, timeout);
     }
     LeaseRenewer.Hold hold = null;
-    if (!won.isEmpty()) {
-      hold = renewer.hold(fillKeys(won), token);
+    if (!sorted.won().isEmpty()) {
+      hold = renewer.hold(fillKeys(sorted.won()), token);
       hold.calling();
     }
-    return new Claim<>(load, won, token, hold, filled, wait);
+    return new Claim<>(sorted.load(), sorted.won(), token, hold, sorted.served(), sorted.awaited());
   }
 
   /**
@@ -334,19 +309,10 @@ final class FillLease<V> {
         load.addAll(wait);
         break;
       }
-      List<String> still = new ArrayList<>();
-      List<String> lapsed = new ArrayList<>();
-      for (int i = 0; i < wait.size(); i++) {
-        L2Tier.Fill<V> fill = polled.get(i);
-        if (fill.entry() != null && wanted.test(fill.entry())) {
-          metrics.fillWaited.increment();
-          filled.put(wait.get(i), fill.entry());
-        } else if (!fill.leased()) {
-          lapsed.add(wait.get(i));
-        } else {
-          still.add(wait.get(i));
-        }
-      }
+      Polled<V> seen = sortPolled(wait, polled, wanted);
+      filled.putAll(seen.served());
+      List<String> still = seen.still();
+      List<String> lapsed = seen.lapsed();
       if (!lapsed.isEmpty()) {
         // The holder failed or died: one waiter takes over, the others wait on its lease.
         Claim<V> taken = claim(lapsed, wanted, timeout, true);
@@ -385,50 +351,80 @@ final class FillLease<V> {
     }
   }
 
+  /**
+   * Where each id of one lease request stands after its {@code SET NX} and the look behind it.
+   *
+   * @param served the ids L2 holds a wanted entry for (another pod's fill landed)
+   * @param load the ids to read from the origin now: lease won, or lease or look failed, or the
+   *     lease lapsed between the SET and the look
+   * @param won the ids among {@code load} whose lease is ours
+   * @param awaited the ids whose lease another pod holds
+   * @param releaseNow the leases won for ids that turned out {@code served}
+   */
+  private record Sorted<V>(Map<String, L2Tier.Entry<V>> served, List<String> load,
+      List<String> won, List<String> awaited, List<String> releaseNow) {}
+
+  /**
+   * Sorts {@code ids} by their lease replies and the look behind them, counting each outcome;
+   * shared by lookups (asynchronous) and background fills (blocking).
+   *
+   * @param leases per id: whether the lease was won, null when the command failed
+   * @param fills the look, or null when it failed
+   * @param takeover whether the ids' previous leases went without a value: a lease won now
+   *     counts as lapsed
+   */
+  private Sorted<V> sort(List<String> ids, List<Boolean> leases, List<L2Tier.Fill<V>> fills,
+      Predicate<L2Tier.Entry<V>> servable, boolean takeover) {
+    Sorted<V> sorted = new Sorted<>(new LinkedHashMap<>(), new ArrayList<>(ids.size()),
+        new ArrayList<>(ids.size()), new ArrayList<>(), new ArrayList<>());
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
+      Boolean lease = leases.get(i);
+      boolean held = Boolean.TRUE.equals(lease);
+      L2Tier.Fill<V> fill = fills == null ? null : fills.get(i);
+      if (fill != null && fill.entry() != null && servable.test(fill.entry())) {
+        metrics.fillWaited.increment();
+        sorted.served().put(id, fill.entry());
+        if (held) {
+          sorted.releaseNow().add(id);
+        }
+      } else if (held) {
+        (takeover ? metrics.fillLapsed : metrics.fillWon).increment();
+        sorted.won().add(id);
+        sorted.load().add(id);
+      } else if (lease == null || fill == null) {
+        metrics.fillSkipped.increment();
+        sorted.load().add(id);
+      } else if (!fill.leased()) {
+        // Gone between our SET and our look: expired or deleted just then; not chased again.
+        metrics.fillLapsed.increment();
+        sorted.load().add(id);
+      } else {
+        sorted.awaited().add(id);
+      }
+    }
+    return sorted;
+  }
+
   private void leased(List<String> ids, List<CompletableFuture<Boolean>> leases,
       CompletableFuture<List<L2Tier.Fill<V>>> look, byte[] token, long deadline, boolean takeover,
       Misses<V> misses) {
     List<L2Tier.Fill<V>> fills = look.isCompletedExceptionally() ? null : look.join();
-    List<String> load = new ArrayList<>(ids.size());
-    List<String> won = new ArrayList<>(ids.size());
-    List<String> wait = new ArrayList<>();
-    List<String> releaseNow = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i++) {
-      String id = ids.get(i);
-      CompletableFuture<Boolean> lease = leases.get(i);
-      boolean failed = lease.isCompletedExceptionally();
-      boolean held = !failed && lease.join();
-      L2Tier.Fill<V> fill = fills == null ? null : fills.get(i);
-      if (fill != null && fill.entry() != null && misses.servable(fill.entry())) {
-        metrics.fillWaited.increment();
-        misses.serve(id, fill.entry());
-        if (held) {
-          releaseNow.add(id);
-        }
-      } else if (held) {
-        (takeover ? metrics.fillLapsed : metrics.fillWon).increment();
-        won.add(id);
-        load.add(id);
-      } else if (failed || fill == null) {
-        metrics.fillSkipped.increment();
-        load.add(id);
-      } else if (!fill.leased()) {
-        // Gone between our SET and our look: expired or deleted just then; not chased again.
-        metrics.fillLapsed.increment();
-        load.add(id);
-      } else {
-        wait.add(id);
-      }
+    List<Boolean> replies = new ArrayList<>(ids.size());
+    for (CompletableFuture<Boolean> lease : leases) {
+      replies.add(lease.isCompletedExceptionally() ? null : lease.join());
     }
-    if (!releaseNow.isEmpty()) {
-      release(releaseNow, token);
+    Sorted<V> sorted = sort(ids, replies, fills, misses::servable, takeover);
+    sorted.served().forEach(misses::serve);
+    if (!sorted.releaseNow().isEmpty()) {
+      release(sorted.releaseNow(), token);
     }
-    if (!load.isEmpty()) {
-      misses.load(load, won.isEmpty() ? Held.NONE : held(won, token));
+    if (!sorted.load().isEmpty()) {
+      misses.load(sorted.load(), sorted.won().isEmpty() ? Held.NONE : held(sorted.won(), token));
     }
-    if (!wait.isEmpty()) {
+    if (!sorted.awaited().isEmpty()) {
       long started = deadline - fillWaitNanos;
-      schedule(wait, deadline, takeover ? nextPoll(FIRST_POLL_NANOS, System.nanoTime() - started)
+      schedule(sorted.awaited(), deadline, takeover ? nextPoll(FIRST_POLL_NANOS, System.nanoTime() - started)
           : FIRST_POLL_NANOS, misses);
     }
   }
@@ -477,19 +473,10 @@ final class FillLease<V> {
       }
       return;
     }
-    List<String> lapsed = new ArrayList<>();
-    List<String> still = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i++) {
-      L2Tier.Fill<V> fill = fills.get(i);
-      if (fill.entry() != null && misses.servable(fill.entry())) {
-        metrics.fillWaited.increment();
-        misses.serve(ids.get(i), fill.entry());
-      } else if (!fill.leased()) {
-        lapsed.add(ids.get(i));
-      } else {
-        still.add(ids.get(i));
-      }
-    }
+    Polled<V> seen = sortPolled(ids, fills, misses::servable);
+    seen.served().forEach(misses::serve);
+    List<String> still = seen.still();
+    List<String> lapsed = seen.lapsed();
     if (!still.isEmpty()) {
       if (System.nanoTime() - deadline >= 0) {
         metrics.fillTimeout.increment(still.size());
@@ -503,6 +490,34 @@ final class FillLease<V> {
       // The holder failed or died: one waiter takes over, the others wait on its lease.
       lease(lapsed, deadline, true, misses);
     }
+  }
+
+  /**
+   * What one poll of waiting ids found.
+   *
+   * @param served the ids L2 now holds a wanted entry for
+   * @param lapsed the ids whose lease is gone without a value: its holder failed or died
+   * @param still the ids whose lease is still held
+   */
+  private record Polled<V>(Map<String, L2Tier.Entry<V>> served, List<String> lapsed,
+      List<String> still) {}
+
+  /** Sorts waiting {@code ids} by what a poll read for them, counting each served one. */
+  private Polled<V> sortPolled(List<String> ids, List<L2Tier.Fill<V>> fills,
+      Predicate<L2Tier.Entry<V>> servable) {
+    Polled<V> polled = new Polled<>(new LinkedHashMap<>(), new ArrayList<>(), new ArrayList<>());
+    for (int i = 0; i < ids.size(); i++) {
+      L2Tier.Fill<V> fill = fills.get(i);
+      if (fill.entry() != null && servable.test(fill.entry())) {
+        metrics.fillWaited.increment();
+        polled.served().put(ids.get(i), fill.entry());
+      } else if (!fill.leased()) {
+        polled.lapsed().add(ids.get(i));
+      } else {
+        polled.still().add(ids.get(i));
+      }
+    }
+    return polled;
   }
 
   private void skip(List<String> ids, Misses<V> misses) {

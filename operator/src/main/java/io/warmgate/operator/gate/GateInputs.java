@@ -56,6 +56,12 @@ public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
         || previous == GatePhase.Skipped || previous == GatePhase.TimedOut);
   }
 
+  /** These inputs with {@code observed} as what Valkey says. */
+  public GateInputs withObserved(Observed observed) {
+    return new GateInputs(rollout, gateStep, warmup, previous, holding, observed, now, agentGrace,
+        canaryPods);
+  }
+
   public GateInputs {
     Objects.requireNonNull(rollout, "rollout");
     Objects.requireNonNull(gateStep, "gateStep");
@@ -100,6 +106,21 @@ public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
           s.getOriginBudget());
     }
 
+    /**
+     * Ids per second {@code originBudget} leaves for a preload: budget minus the forecast's
+     * steady origin rate, at most {@code preloadRate}, 0 while the forecast is unknown (the
+     * preload waits rather than guess); null without a budget.
+     */
+    public Double preloadCeiling(OriginForecast.Forecast forecast) {
+      if (originBudget == null) {
+        return null;
+      }
+      if (forecast == null || !forecast.known()) {
+        return 0.0;
+      }
+      return Math.max(0, Math.min(preloadRate, originBudget - forecast.steady()));
+    }
+
     private static <T> T or(T value, T fallback) {
       return value != null ? value : fallback;
     }
@@ -141,6 +162,12 @@ public record GateInputs(RolloutView rollout, GateStep gateStep, Warmup warmup,
     /** Valkey could not be read, because of {@code problem}. */
     public static Observed unreachable(String problem) {
       return new Observed(false, problem, Set.of(), Set.of(), null, null, null, null, null);
+    }
+
+    /** This observation with {@code job} as the canary namespace's warm job. */
+    public Observed withWarmJob(WarmJob job) {
+      return new Observed(reachable, problem, canarySchemas, stableSchemas, coverage, hitRatio,
+          job, hotSet, forecast);
     }
 
     /** The single schema hash of the canary's agents, or null when none or several. */

@@ -46,8 +46,8 @@ public final class ReleasePlanner {
           namespace, keys.agents()));
     }
     GateInputs.Warmup warmup = GateInputs.Warmup.of(policy.getSpec().getWarmup());
-    Duration l2Ttl = RolloutGate.l2Ttl(policy);
-    NamespaceStats stats = new NamespaceStats(valkey, keys, RolloutGate.READ_TIMEOUT);
+    Duration l2Ttl = GateObserver.l2Ttl(policy);
+    NamespaceStats stats = new NamespaceStats(valkey, keys, GateObserver.READ_TIMEOUT);
     HotSetForecast.Cut hotSet = stats.hotSet(WarmupSpec.MAX_HOT_SET_SIZE, l2Ttl, now);
     if (hotSet.noForecast() != null) {
       return ReleasePlan.Plan.none("the hot set's rates are unknown: " + hotSet.noForecast());

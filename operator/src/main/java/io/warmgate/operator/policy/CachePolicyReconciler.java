@@ -1,6 +1,5 @@
 package io.warmgate.operator.policy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -14,7 +13,6 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.warmgate.operator.changes.ChangeStreamProgress;
@@ -22,46 +20,39 @@ import io.warmgate.operator.gate.DeletedPolicyRule;
 import io.warmgate.operator.gate.GateStep;
 import io.warmgate.operator.gate.RolloutGate;
 import io.warmgate.operator.gate.RolloutView;
-import io.warmgate.operator.model.CaCertificateRef;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.ChangeStreamSpec;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
-import io.warmgate.operator.model.SecretKeyRef;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
-import io.warmgate.operator.model.TlsVerify;
-import io.warmgate.operator.model.ValkeyMode;
-import io.warmgate.operator.model.ValkeySpec;
 import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.status.Reasons;
 import io.warmgate.operator.valkey.AddressAllowlist;
-import io.warmgate.operator.valkey.ProbeResult;
 import io.warmgate.operator.valkey.ValkeyClients;
 import io.warmgate.operator.valkey.ValkeyCommands;
-import io.warmgate.operator.valkey.ValkeyEndpoint;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Resolves a CachePolicy's target and password Secret, checks its Valkey, and reports the outcome
  * as the {@code Ready} and {@code L2Reachable} conditions plus an Event per transition.
+ *
+ * <p>{@link #reconcile} is the table of contents of one pass: check what {@code Ready} says
+ * ({@link ValkeyCheck}, {@link PolicyConflicts}, target, warm-up rules), run the gate, report
+ * {@code Ready}, follow the change stream, keep the finalizer, record the Events, patch the
+ * status. What the steps share lives in one {@link PolicyPass}.
  *
  * <p>For a Rollout target it also runs the {@link RolloutGate}, which holds the canary at its
  * gate step until the canary's namespace is warm and reports {@code Warmed}, {@code RolloutHeld},
@@ -89,9 +80,6 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   public static final String FINALIZER = "warmgate.io/held-canary";
   /** The finalizer earlier versions kept on every policy; removed when seen. */
   static final String LEGACY_FINALIZER = "cachepolicies.warmgate.io/finalizer";
-  static final String TARGET_INDEX = "warmgate.io/target";
-  /** Policies by {@code <cacheName>@<Valkey address>}, one entry per address. */
-  static final String CACHE_INDEX = "warmgate.io/cache";
   /** How often the gate looks again while a canary is in progress. */
   static final Duration GATE_INTERVAL = Duration.ofSeconds(1);
 
@@ -99,7 +87,6 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   private static final Set<GatePhase> IN_PROGRESS = Set.of(GatePhase.Waiting, GatePhase.Warming);
 
   private static final Logger log = LoggerFactory.getLogger(CachePolicyReconciler.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ValkeyClients valkey;
   private final Conditions conditions;
@@ -110,7 +97,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   private final RolloutGate gate;
   private final BooleanSupplier leading;
 
-  private SecretReader secrets;
+  private ValkeyCheck valkeyCheck;
   private TargetLookup targets;
 
   /**
@@ -139,27 +126,20 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   public List<EventSource<?, CachePolicy>> prepareEventSources(
       EventSourceContext<CachePolicy> context) {
     var policies = context.getPrimaryCache();
-    policies.addIndexer(TARGET_INDEX, p -> Optional.ofNullable(p.getSpec())
-        .map(CachePolicySpec::getTargetRef)
-        .filter(ref -> ref.getKind() != null && ref.getName() != null)
-        .map(ref -> List.of(targetKey(p.getMetadata().getNamespace(), ref.getKind().name(),
-            ref.getName())))
-        .orElse(List.of()));
-
-    policies.addIndexer(CACHE_INDEX, CachePolicyReconciler::cacheKeys);
+    PolicyConflicts.addIndexes(policies);
 
     List<EventSource<?, CachePolicy>> sources = new ArrayList<>();
     // Secrets are read by name, never watched: see SecretReader.
-    secrets = new SecretReader(context.getClient(), clock);
+    valkeyCheck = new ValkeyCheck(valkey, allowed,
+        new SecretValues(new SecretReader(context.getClient(), clock)));
 
     InformerEventSource<Deployment, CachePolicy> deployments = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Deployment.class, CachePolicy.class)
             .withName("deployments")
             .withNamespacesInheritedFromController()
             .withItemStore(new DeploymentIdentityStore())
-            .withSecondaryToPrimaryMapper((Deployment d) -> policiesBy(context, TARGET_INDEX,
-                targetKey(d.getMetadata().getNamespace(), "Deployment",
-                    d.getMetadata().getName())))
+            .withSecondaryToPrimaryMapper((Deployment d) -> PolicyConflicts.targeting(policies,
+                "Deployment", d.getMetadata().getNamespace(), d.getMetadata().getName()))
             .build(), context);
     sources.add(deployments);
 
@@ -171,9 +151,9 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
           .withName("rollouts")
           .withNamespacesInheritedFromController()
           .withItemStore(TrimmedRollouts.store())
-          .withSecondaryToPrimaryMapper((GenericKubernetesResource r) -> policiesBy(context,
-              TARGET_INDEX, targetKey(r.getMetadata().getNamespace(), "Rollout",
-                  r.getMetadata().getName())))
+          .withSecondaryToPrimaryMapper((GenericKubernetesResource r) -> PolicyConflicts
+              .targeting(policies, "Rollout", r.getMetadata().getNamespace(),
+                  r.getMetadata().getName()))
           .build(), context);
       sources.add(rollouts);
     }
@@ -187,72 +167,97 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       return fenced(policy);
     }
     if (context.isPrimaryResourceDeleted() || context.isPrimaryResourceFinalStateUnknown()) {
-      valkey.release(valkeyUser(policy));
+      valkey.release(PolicyPass.valkeyUser(policy));
       return UpdateControl.noUpdate();
     }
     if (policy.isMarkedForDeletion()) {
       deleting(policy, context);
       return UpdateControl.noUpdate();
     }
-    CachePolicyStatus before = copy(policy.getStatus());
-    CachePolicyStatus status = copy(policy.getStatus());
-    long generation = generationOf(policy);
-    List<Conditions.Transition> transitions = new ArrayList<>();
-
-    Optional<CachePolicy> cacheOwner = olderPolicySharingCache(policy, context);
-    Check ready = evaluate(policy, status, generation, transitions, cacheOwner);
+    PolicyPass pass = PolicyPass.start(policy, context, conditions);
+    Check ready = checkReady(pass);
     // The gate still runs: a Rollout paused at its gate step has no one else to release it.
-    boolean gateActive = runGate(policy, status, generation, context, transitions);
-    // A budget below the steady origin rate is found on live figures, by the gate.
-    Optional<Condition> warmed = Conditions.find(status, Conditions.WARMED);
-    if (ready.ok() && warmed.map(c -> Reasons.CANNOT_WARM.equals(c.getReason())).orElse(false)) {
-      ready = Check.failed(Reasons.CANNOT_WARM, warmed.get().getMessage());
-    }
-    set(transitions, status, generation, Conditions.READY, ready.ok(), ready.reason(),
-        ready.message());
-    followChanges(policy, status, generation, transitions);
-    status.setObservedGeneration(generation);
-    keepFinalizer(policy, context, Conditions.isTrue(status, Conditions.ROLLOUT_HELD));
+    boolean canaryActive = runGate(pass);
+    reportReady(pass, ready);
+    followChanges(pass);
+    pass.status().setObservedGeneration(pass.generation());
+    keepFinalizer(policy, context, Conditions.isTrue(pass.status(), Conditions.ROLLOUT_HELD));
+    recordTransitions(pass);
+    return finish(pass, canaryActive);
+  }
 
-    PolicyEvents events = new PolicyEvents(context.getClient(), clock);
-    for (Conditions.Transition t : transitions) {
-      log.info("CachePolicy {}/{}: {}", policy.getMetadata().getNamespace(),
-          policy.getMetadata().getName(), t.current());
-      events.transitioned(policy, t);
+  /** What {@code Ready} says, in order of importance: spec, Valkey, cache, target, warmability. */
+  private Check checkReady(PolicyPass pass) {
+    if (!pass.specValid()) {
+      valkeyCheck.notChecked(pass, "the spec is invalid");
+      return Check.failed(Reasons.INVALID_SPEC,
+          "Invalid spec: " + String.join("; ", pass.specProblems()));
     }
-    if (!leading.getAsBoolean()) {
-      // The Lease was lost during this pass: the new leader writes this status.
-      return fenced(policy);
+    CachePolicySpec spec = pass.spec();
+    return Check.firstFailure(valkeyCheck.check(pass), checkOwnCache(pass), checkTarget(pass),
+        checkWarmable(spec)).orElseGet(() -> Check.ok(Reasons.RECONCILED, "Target "
+            + spec.getTargetRef().getKind() + " " + pass.namespace() + "/"
+            + spec.getTargetRef().getName() + " found and Valkey reachable at "
+            + String.join(", ", spec.getValkey().getAddresses())));
+  }
+
+  /** Fails when an older policy uses the same cache on the same Valkey. */
+  private static Check checkOwnCache(PolicyPass pass) {
+    return PolicyConflicts.olderOnSameCache(pass.policy(), pass.context().getPrimaryCache())
+        .map(older -> Check.failed(Reasons.CACHE_NAME_IN_USE,
+            PolicyConflicts.cacheInUse(pass.policy(), older)))
+        .orElse(Check.passed());
+  }
+
+  /** Fails when the target does not exist, or is a Rollout the gate cannot hold. */
+  private Check checkTarget(PolicyPass pass) {
+    TargetRef ref = pass.spec().getTargetRef();
+    TargetLookup.Result target = targets.find(pass.namespace(), ref);
+    if (target.target().isEmpty()) {
+      return Check.failed(Reasons.TARGET_NOT_FOUND, target.problem());
     }
-    UpdateControl<CachePolicy> control = sameJson(before, status)
-        ? UpdateControl.noUpdate()
-        : UpdateControl.patchStatus(statusPatch(policy, status));
-    return control.rescheduleAfter(gateActive && GATE_INTERVAL.compareTo(recheckInterval) < 0
-        ? GATE_INTERVAL : recheckInterval);
+    if (target.target().get() instanceof GenericKubernetesResource rollout
+        && ref.getKind() == TargetKind.Rollout) {
+      WarmupSpec warmup = pass.spec().getWarmup();
+      GateStep step = GateStep.resolve(RolloutView.of(rollout).steps(),
+          warmup == null ? null : warmup.getGateStep());
+      if (!step.found()) {
+        return Check.failed(Reasons.NO_GATE_STEP, "Rollout " + pass.namespace() + "/"
+            + ref.getName() + " cannot be held: " + step.problem());
+      }
+    }
+    return Check.passed();
+  }
+
+  /** Fails when the warm-up rules can never warm a canary. */
+  private static Check checkWarmable(CachePolicySpec spec) {
+    List<String> cannotWork = SpecChecks.cannotWork(spec);
+    return cannotWork.isEmpty() ? Check.passed()
+        : Check.failed(Reasons.CANNOT_WARM, "This policy can never warm a canary: "
+            + String.join("; ", cannotWork));
   }
 
   /**
    * Runs the rollout gate when the policy is valid and targets an existing Rollout, and writes
-   * its view into {@code status}. The gate records its own Events (on the policy and the Rollout).
+   * its view into the pass's status. The gate records its own Events (on the policy and the
+   * Rollout).
    *
    * @return whether a canary is in progress
    */
-  private boolean runGate(CachePolicy policy, CachePolicyStatus status, long generation,
-      Context<CachePolicy> context, List<Conditions.Transition> transitions) {
-    CachePolicySpec spec = policy.getSpec();
+  private boolean runGate(PolicyPass pass) {
+    CachePolicySpec spec = pass.spec();
     if (spec == null || spec.getTargetRef() == null
-        || spec.getTargetRef().getKind() != TargetKind.Rollout
-        || !SpecChecks.problems(spec).isEmpty()) {
+        || spec.getTargetRef().getKind() != TargetKind.Rollout || !pass.specValid()) {
       return false;
     }
-    TargetLookup.Result found = targets.find(policy.getMetadata().getNamespace(),
-        spec.getTargetRef());
+    CachePolicyStatus status = pass.status();
+    TargetLookup.Result found = targets.find(pass.namespace(), spec.getTargetRef());
     Optional<HasMetadata> target = found.target();
     if (target.isEmpty() || !(target.get() instanceof GenericKubernetesResource rollout)) {
       if (target.isEmpty() && Conditions.isTrue(status, Conditions.ROLLOUT_HELD)) {
         // Deleted while held: nothing is held any more, whatever the last pass recorded.
-        conditions.set(status, generation, Conditions.ROLLOUT_HELD, Condition.FALSE,
-            Reasons.TARGET_NOT_FOUND, found.problem());
+        pass.set(Conditions.ROLLOUT_HELD, Condition.FALSE, Reasons.TARGET_NOT_FOUND,
+            found.problem());
         if (status.getGate() != null) {
           status.getGate().setPhase(GatePhase.Idle);
           status.getGate().setMessage(found.problem());
@@ -260,31 +265,23 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       }
       return false;
     }
-    Optional<CachePolicy> older = olderPolicyOf(policy, context);
+    Optional<CachePolicy> older = PolicyConflicts.olderOnSameTarget(pass.policy(),
+        pass.context().getPrimaryCache());
     if (older.isPresent()) {
-      String other = older.get().getMetadata().getNamespace() + "/"
-          + older.get().getMetadata().getName();
-      String message = "CachePolicy " + other + " targets Rollout "
-          + policy.getMetadata().getNamespace() + "/" + spec.getTargetRef().getName()
-          + " too and is older, so it gates it and this policy does not act; delete one of them "
-          + "or point this one at another Rollout";
-      set(transitions, status, generation, Conditions.CONFLICT, Condition.TRUE,
-          Reasons.GATED_BY_ANOTHER_POLICY, message);
-      conditions.set(status, generation, Conditions.ROLLOUT_HELD, Condition.FALSE,
-          Reasons.GATED_BY_ANOTHER_POLICY, message);
-      conditions.set(status, generation, Conditions.WARMED, Condition.UNKNOWN,
-          Reasons.GATED_BY_ANOTHER_POLICY, message);
+      String message = PolicyConflicts.gatedByOlder(pass.policy(), older.get());
+      pass.report(Conditions.CONFLICT, Condition.TRUE, Reasons.GATED_BY_ANOTHER_POLICY, message);
+      pass.set(Conditions.ROLLOUT_HELD, Condition.FALSE, Reasons.GATED_BY_ANOTHER_POLICY, message);
+      pass.set(Conditions.WARMED, Condition.UNKNOWN, Reasons.GATED_BY_ANOTHER_POLICY, message);
       status.setGate(null);
       return false;
     }
-    conditions.set(status, generation, Conditions.CONFLICT, Condition.FALSE, Reasons.SOLE_POLICY,
-        "no older CachePolicy targets Rollout " + policy.getMetadata().getNamespace() + "/"
-            + spec.getTargetRef().getName());
+    pass.set(Conditions.CONFLICT, Condition.FALSE, Reasons.SOLE_POLICY,
+        PolicyConflicts.soleGate(pass.policy()));
     ValkeyCommands connection = null;
     String problem = null;
     if (Conditions.isTrue(status, Conditions.L2_REACHABLE)) {
       try {
-        connection = valkey.commands(valkeyUser(policy));
+        connection = valkey.commands(pass.valkeyUser());
       } catch (RuntimeException e) {
         problem = e.getMessage();
       }
@@ -293,20 +290,32 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
           .orElse("Valkey was not checked");
     }
     // A policy gates this Rollout again: what a deleted one left on it no longer applies.
-    new DeletedPolicyRule(context.getClient(), clock).clear(rollout);
+    new DeletedPolicyRule(pass.context().getClient(), clock).clear(rollout);
     RolloutGate.Outcome outcome =
-        gate.run(context.getClient(), policy, rollout, connection, problem);
+        gate.run(pass.context().getClient(), pass.policy(), rollout, connection, problem);
     status.setGate(outcome.gate());
     status.setKeySpaces(outcome.keySpaces());
     if (outcome.warmed() != null) {
-      conditions.set(status, generation, Conditions.WARMED, outcome.warmed().status(),
-          outcome.warmed().reason(), outcome.warmed().message());
+      pass.set(Conditions.WARMED, outcome.warmed().status(), outcome.warmed().reason(),
+          outcome.warmed().message());
     }
     if (outcome.held() != null) {
-      conditions.set(status, generation, Conditions.ROLLOUT_HELD, outcome.held().status(),
-          outcome.held().reason(), outcome.held().message());
+      pass.set(Conditions.ROLLOUT_HELD, outcome.held().status(), outcome.held().reason(),
+          outcome.held().message());
     }
     return outcome.active();
+  }
+
+  /**
+   * Reports {@code ready}, unless the gate found the policy cannot warm: a budget below the
+   * steady origin rate shows only on live figures.
+   */
+  private static void reportReady(PolicyPass pass, Check ready) {
+    Optional<Condition> warmed = Conditions.find(pass.status(), Conditions.WARMED);
+    Check shown = ready.ok()
+        && warmed.map(c -> Reasons.CANNOT_WARM.equals(c.getReason())).orElse(false)
+        ? Check.failed(Reasons.CANNOT_WARM, warmed.get().getMessage()) : ready;
+    pass.report(Conditions.READY, shown.ok(), shown.reason(), shown.message());
   }
 
   /**
@@ -314,9 +323,9 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
    * the connection the probe opened; removes {@code status.changeStream} and
    * {@code ChangesFollowed} when it is not.
    */
-  private void followChanges(CachePolicy policy, CachePolicyStatus status, long generation,
-      List<Conditions.Transition> transitions) {
-    CachePolicySpec spec = policy.getSpec();
+  private void followChanges(PolicyPass pass) {
+    CachePolicySpec spec = pass.spec();
+    CachePolicyStatus status = pass.status();
     ChangeStreamSpec changes = spec == null ? null : spec.getChangeStream();
     if (changes == null) {
       status.setChangeStream(null);
@@ -324,7 +333,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       return;
     }
     ChangeStreamProgress.Outcome outcome;
-    if (!SpecChecks.problems(spec).isEmpty()) {
+    if (!pass.specValid()) {
       outcome = ChangeStreamProgress.notChecked(changes, status.getChangeStream(),
           "the spec is invalid");
     } else if (!Conditions.isTrue(status, Conditions.L2_REACHABLE)) {
@@ -333,176 +342,44 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
               .orElse("Valkey was not checked"));
     } else {
       try {
-        outcome = ChangeStreamProgress.read(
-            valkey.commands(valkeyUser(policy)).sync(),
+        outcome = ChangeStreamProgress.read(valkey.commands(pass.valkeyUser()).sync(),
             spec.getCacheName(), changes, clock.instant());
       } catch (RuntimeException e) {
         log.debug("CachePolicy {}/{}: reading the change stream's progress failed",
-            policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
+            pass.namespace(), pass.policy().getMetadata().getName(), e);
         outcome = ChangeStreamProgress.notChecked(changes, status.getChangeStream(),
             e.getMessage());
       }
     }
     status.setChangeStream(outcome.status());
-    set(transitions, status, generation, Conditions.CHANGES_FOLLOWED, outcome.condition(),
-        outcome.reason(), outcome.message());
+    pass.report(Conditions.CHANGES_FOLLOWED, outcome.condition(), outcome.reason(),
+        outcome.message());
   }
 
-  /**
-   * The oldest other policy (by creation time, then name) that targets the same Rollout and is
-   * older than {@code policy}; empty when {@code policy} is the oldest. Policies being deleted
-   * do not count.
-   */
-  private static Optional<CachePolicy> olderPolicyOf(CachePolicy policy,
-      Context<CachePolicy> context) {
-    Comparator<CachePolicy> age = Comparator
-        .comparing((CachePolicy p) -> createdAt(p))
-        .thenComparing(p -> p.getMetadata().getName());
-    return context.getPrimaryCache().byIndex(TARGET_INDEX,
-            targetKey(policy.getMetadata().getNamespace(), TargetKind.Rollout.name(),
-                policy.getSpec().getTargetRef().getName())).stream()
-        .filter(p -> !p.getMetadata().getName().equals(policy.getMetadata().getName()))
-        .filter(p -> !p.isMarkedForDeletion())
-        .filter(p -> age.compare(p, policy) < 0)
-        .min(age);
-  }
-
-  private static Instant createdAt(CachePolicy policy) {
-    String created = policy.getMetadata().getCreationTimestamp();
-    try {
-      return created == null ? Instant.MAX : Instant.parse(created);
-    } catch (java.time.format.DateTimeParseException e) {
-      return Instant.MAX;
+  /** Logs each condition transition of the pass and records it as an Event on the policy. */
+  private void recordTransitions(PolicyPass pass) {
+    PolicyEvents events = new PolicyEvents(pass.context().getClient(), clock);
+    for (Conditions.Transition t : pass.transitions()) {
+      log.info("CachePolicy {}/{}: {}", pass.namespace(), pass.policy().getMetadata().getName(),
+          t.current());
+      events.transitioned(pass.policy(), t);
     }
   }
 
   /**
-   * The oldest other policy (by creation time, then namespace and name) that uses the same
-   * {@code cacheName} on a Valkey address of {@code policy} and is older than it; empty when
-   * there is none. Such policies read and write the same keys (values, hot set, warm jobs,
-   * stats): pods of one could serve the other's data. Policies being deleted do not count.
+   * Patches the status if the pass changed it, and comes back every {@link #GATE_INTERVAL} while
+   * a canary is in progress, every recheck interval otherwise.
    */
-  private static Optional<CachePolicy> olderPolicySharingCache(CachePolicy policy,
-      Context<CachePolicy> context) {
-    Comparator<CachePolicy> age = Comparator
-        .comparing((CachePolicy p) -> createdAt(p))
-        .thenComparing(p -> p.getMetadata().getNamespace())
-        .thenComparing(p -> p.getMetadata().getName());
-    ResourceID self = ResourceID.fromResource(policy);
-    return cacheKeys(policy).stream()
-        .flatMap(key -> context.getPrimaryCache().byIndex(CACHE_INDEX, key).stream())
-        .filter(p -> !ResourceID.fromResource(p).equals(self))
-        .filter(p -> !p.isMarkedForDeletion())
-        .filter(p -> age.compare(p, policy) < 0)
-        .min(age);
-  }
-
-  private static List<String> cacheKeys(CachePolicy policy) {
-    CachePolicySpec spec = policy.getSpec();
-    if (spec == null || spec.getCacheName() == null || spec.getValkey() == null
-        || spec.getValkey().getAddresses() == null) {
-      return List.of();
+  private UpdateControl<CachePolicy> finish(PolicyPass pass, boolean canaryActive) {
+    if (!leading.getAsBoolean()) {
+      // The Lease was lost during this pass: the new leader writes this status.
+      return fenced(pass.policy());
     }
-    return spec.getValkey().getAddresses().stream().filter(Objects::nonNull)
-        .map(address -> spec.getCacheName() + "@" + address.trim().toLowerCase(Locale.ROOT))
-        .distinct().toList();
-  }
-
-  /** Runs the checks in order and returns what Ready should say. */
-  private Check evaluate(CachePolicy policy, CachePolicyStatus status, long generation,
-      List<Conditions.Transition> transitions, Optional<CachePolicy> cacheOwner) {
-    String namespace = policy.getMetadata().getNamespace();
-    String user = valkeyUser(policy);
-    CachePolicySpec spec = policy.getSpec();
-
-    List<String> problems = SpecChecks.problems(spec);
-    if (!problems.isEmpty()) {
-      valkey.release(user);
-      String message = "Invalid spec: " + String.join("; ", problems);
-      notChecked(transitions, status, generation, "the spec is invalid");
-      return Check.failed(Reasons.INVALID_SPEC, message);
-    }
-
-    ValkeySpec v = spec.getValkey();
-    List<String> refused = v.getAddresses().stream().filter(a -> !allowed.allows(a)).toList();
-    if (!refused.isEmpty()) {
-      // Never connect: the operator must not become a probe of services a policy names.
-      valkey.release(user);
-      String message = "spec.valkey.addresses " + refused + (refused.size() == 1 ? " is" : " are")
-          + " not allowed by the operator's address allowlist ["
-          + allowed.describe() + "]; name the in-cluster Valkey Service, such as "
-          + "valkey." + namespace + ".svc:6379, or ask the operator's administrator to add a "
-          + "pattern (chart value valkey.allowedAddresses)";
-      set(transitions, status, generation, Conditions.L2_REACHABLE, Condition.FALSE,
-          Reasons.ADDRESS_NOT_ALLOWED, message);
-      return Check.failed(Reasons.ADDRESS_NOT_ALLOWED, message);
-    }
-    SecretValue password = secretValue(namespace, secretRef(policy).orElse(null),
-        "spec.valkey.passwordSecretKeyRef", "the Valkey password");
-    CaCertificateRef caRef = Boolean.TRUE.equals(v.getTls()) ? v.getTlsCaSecretRef() : null;
-    SecretValue ca = secretValue(namespace,
-        caRef == null ? null : new SecretKeyRef(caRef.getName(), caRef.getKey()),
-        "spec.valkey.tlsCaSecretRef", "the PEM certificates of the CA that signed the servers'");
-    Check secret = !password.check().ok() ? password.check() : ca.check();
-
-    Check l2;
-    Check protectedL2 = Check.passed();
-    if (secret.ok()) {
-      ProbeResult probe = valkey.probe(user, new ValkeyEndpoint(v.getAddresses(),
-          v.getMode() == ValkeyMode.Cluster, Boolean.TRUE.equals(v.getTls()),
-          v.getTlsVerify() != TlsVerify.CA, ca.value() == null ? null : new String(ca.value()),
-          v.getUsername(), password.value()));
-      set(transitions, status, generation, Conditions.L2_REACHABLE, probe.reachable(),
-          probe.reason(), probe.message());
-      l2 = probe.reachable() ? Check.passed() : Check.failed(probe.reason(), probe.message());
-      if (probe.unprotected() != null) {
-        protectedL2 = Check.failed(Reasons.PASSWORD_NOT_REQUIRED, probe.unprotected());
-      }
-    } else {
-      valkey.release(user);
-      notChecked(transitions, status, generation, secret.message());
-      l2 = Check.passed();
-    }
-
-    TargetRef targetRef = spec.getTargetRef();
-    TargetLookup.Result target = targets.find(namespace, targetRef);
-    Check targetCheck = target.target().isPresent() ? Check.passed()
-        : Check.failed(Reasons.TARGET_NOT_FOUND, target.problem());
-
-    Check gateStep = Check.passed();
-    if (target.target().orElse(null) instanceof GenericKubernetesResource rollout
-        && targetRef.getKind() == TargetKind.Rollout) {
-      WarmupSpec warmup = spec.getWarmup();
-      GateStep step = GateStep.resolve(RolloutView.of(rollout).steps(),
-          warmup == null ? null : warmup.getGateStep());
-      if (!step.found()) {
-        gateStep = Check.failed(Reasons.NO_GATE_STEP, "Rollout " + namespace + "/"
-            + targetRef.getName() + " cannot be held: " + step.problem());
-      }
-    }
-    List<String> cannotWork = SpecChecks.cannotWork(spec);
-    Check warmable = cannotWork.isEmpty() ? Check.passed()
-        : Check.failed(Reasons.CANNOT_WARM, "This policy can never warm a canary: "
-            + String.join("; ", cannotWork));
-
-    Check ownCache = cacheOwner.map(other -> Check.failed(Reasons.CACHE_NAME_IN_USE,
-        "CachePolicy " + other.getMetadata().getNamespace() + "/" + other.getMetadata().getName()
-            + " is older and uses cacheName '" + spec.getCacheName() + "' on the same Valkey ("
-            + String.join(", ", other.getSpec().getValkey().getAddresses()) + "): both would read "
-            + "and write the same keys (values, hot set, warm jobs), so pods of one could serve "
-            + "the other's data; give this policy another spec.cacheName or point "
-            + "spec.valkey.addresses at another Valkey"))
-        .orElse(Check.passed());
-
-    for (Check check : List.of(secret, l2, protectedL2, ownCache, targetCheck, gateStep,
-        warmable)) {
-      if (!check.ok()) {
-        return check;
-      }
-    }
-    return Check.ok(Reasons.RECONCILED, "Target " + targetRef.getKind() + " " + namespace + "/"
-        + targetRef.getName() + " found and Valkey reachable at "
-        + String.join(", ", spec.getValkey().getAddresses()));
+    UpdateControl<CachePolicy> control = pass.statusChanged()
+        ? UpdateControl.patchStatus(statusPatch(pass.policy(), pass.status()))
+        : UpdateControl.noUpdate();
+    return control.rescheduleAfter(canaryActive && GATE_INTERVAL.compareTo(recheckInterval) < 0
+        ? GATE_INTERVAL : recheckInterval);
   }
 
   /** Leaves {@code policy} to the leader: no write, no next pass from this replica. */
@@ -528,8 +405,8 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     log.error("Reconciling CachePolicy {}/{} failed", policy.getMetadata().getNamespace(),
         policy.getMetadata().getName(), e);
     Duration next = nextPassAfterFailure(policy.getStatus());
-    CachePolicyStatus status = copy(policy.getStatus());
-    long generation = generationOf(policy);
+    CachePolicyStatus status = PolicyPass.copy(policy.getStatus());
+    long generation = PolicyPass.generationOf(policy);
     conditions.set(status, generation, Conditions.READY, false, Reasons.RECONCILE_FAILED,
         "The operator failed to reconcile this policy: " + e.getMessage()
             + "; see the operator log. It tries again every " + next.toMillis() / 1000.0 + " s.")
@@ -579,7 +456,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
             spec.getTargetRef().getName());
       }
     }
-    valkey.release(valkeyUser(policy));
+    valkey.release(PolicyPass.valkeyUser(policy));
     keepFinalizer(policy, context, false);
   }
 
@@ -617,23 +494,6 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     return finalizers != null && finalizers.contains(name);
   }
 
-  private void notChecked(List<Conditions.Transition> transitions, CachePolicyStatus status,
-      long generation, String why) {
-    set(transitions, status, generation, Conditions.L2_REACHABLE,
-        Condition.UNKNOWN, Reasons.NOT_CHECKED,
-        "Valkey was not checked: " + why);
-  }
-
-  private void set(List<Conditions.Transition> transitions, CachePolicyStatus status,
-      long generation, String type, boolean value, String reason, String message) {
-    conditions.set(status, generation, type, value, reason, message).ifPresent(transitions::add);
-  }
-
-  private void set(List<Conditions.Transition> transitions, CachePolicyStatus status,
-      long generation, String type, String value, String reason, String message) {
-    conditions.set(status, generation, type, value, reason, message).ifPresent(transitions::add);
-  }
-
   private static CachePolicy statusPatch(CachePolicy policy, CachePolicyStatus status) {
     CachePolicy patch = new CachePolicy();
     patch.setMetadata(new ObjectMetaBuilder()
@@ -642,86 +502,5 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         .build());
     patch.setStatus(status);
     return patch;
-  }
-
-  private static Optional<SecretKeyRef> secretRef(CachePolicy policy) {
-    return Optional.ofNullable(policy.getSpec()).map(CachePolicySpec::getValkey)
-        .map(ValkeySpec::getPasswordSecretKeyRef).filter(ref -> ref.getName() != null);
-  }
-
-  /** A value read from a Secret key, or the check that says why it could not be. */
-  private record SecretValue(char[] value, Check check) {}
-
-  /**
-   * The value under {@code ref} in the namespace's Secrets; no value and a passed check when
-   * {@code ref} is null.
-   */
-  private SecretValue secretValue(String namespace, SecretKeyRef ref, String field, String what) {
-    if (ref == null) {
-      return new SecretValue(null, Check.passed());
-    }
-    SecretReader.Read read = secrets.read(namespace, ref.getName(), ref.getKey());
-    return switch (read.found()) {
-      case VALUE -> new SecretValue(read.value(), Check.passed());
-      case NO_SECRET -> new SecretValue(null, Check.failed(Reasons.SECRET_NOT_FOUND, "Secret "
-          + namespace + "/" + ref.getName() + " named by " + field + " does not exist; create it "
-          + "with " + what + " under key '" + ref.getKey() + "'"));
-      case NO_KEY -> new SecretValue(null, Check.failed(Reasons.SECRET_KEY_NOT_FOUND, "Secret "
-          + namespace + "/" + ref.getName() + " has no key '" + ref.getKey() + "'; add it or "
-          + "fix " + field + ".key"));
-      case FORBIDDEN -> new SecretValue(null, Check.failed(Reasons.SECRET_FORBIDDEN, "The "
-          + "operator may not read Secret " + namespace + "/" + ref.getName() + " named by "
-          + field + ": it reads Secrets only in the namespaces it is granted get on; install "
-          + "the chart with this namespace in watchNamespaces or rbac.secretNamespaces"));
-    };
-  }
-
-  private static Set<ResourceID> policiesBy(EventSourceContext<CachePolicy> context, String index,
-      String key) {
-    return context.getPrimaryCache().byIndex(index, key).stream()
-        .map(ResourceID::fromResource).collect(Collectors.toSet());
-  }
-
-  private static String key(String namespace, String name) {
-    return namespace + "/" + name;
-  }
-
-  private static String targetKey(String namespace, String kind, String name) {
-    return kind + ":" + namespace + "/" + name;
-  }
-
-  private static long generationOf(HasMetadata resource) {
-    Long generation = resource.getMetadata().getGeneration();
-    return generation == null ? 0L : generation;
-  }
-
-  private static CachePolicyStatus copy(CachePolicyStatus status) {
-    return status == null ? new CachePolicyStatus()
-        : JSON.convertValue(status, CachePolicyStatus.class);
-  }
-
-  private static boolean sameJson(CachePolicyStatus a, CachePolicyStatus b) {
-    return JSON.valueToTree(a).equals(JSON.valueToTree(b));
-  }
-
-  /** The outcome of one check: passed, or failed with a reason and a message. */
-  private record Check(boolean ok, String reason, String message) {
-    static Check passed() {
-      return new Check(true, null, null);
-    }
-
-    static Check ok(String reason, String message) {
-      return new Check(true, reason, message);
-    }
-
-    static Check failed(String reason, String message) {
-      return new Check(false, reason, message);
-    }
-  }
-
-  /** The name {@link ValkeyClients} keeps this policy's connection under. */
-  private static String valkeyUser(CachePolicy policy) {
-    return ValkeyClients.user(policy.getMetadata().getNamespace(),
-        policy.getMetadata().getName());
   }
 }

@@ -126,7 +126,7 @@ public final class SimulatedGate {
    * (the agent's AIMD moves below it when the origin's latency rises); null without a budget.
    */
   public Double preloadCeiling(OriginForecast.Forecast forecast) {
-    return RolloutGate.ceiling(warmup, forecast);
+    return warmup.preloadCeiling(forecast);
   }
 
   /**
