@@ -22,7 +22,7 @@ LITERAL = re.compile(r'"(warmgate(?:\.[a-z0-9]+)+)"')
 GATEWAY_COUNTER = re.compile(r'counter\(registry, "([a-z0-9.]+)"')
 ROW_METRIC = re.compile(r"`(warmgate_[a-z0-9_]+)`")
 NOT_METERS = {"warmgate.io"}
-MODULES = ["contract", "cache-agent", "spanner-origin", "operator", "stream-gateway"]
+MODULES = ["contract", "valkey-client", "cache-agent", "spanner-origin", "operator", "stream-gateway"]
 
 
 def meters():

@@ -17,7 +17,7 @@ import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.l2.Envelope;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.example.deal.Deal;
 import io.warmgate.testing.RedisCluster;
 import io.warmgate.testing.RedisServer;

@@ -9,7 +9,7 @@ import io.warmgate.agent.fleet.FleetServices;
 import io.warmgate.agent.l1.L1Cache;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.L2Store;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.agent.schema.SchemaHash;
 import io.warmgate.agent.stats.WrittenKeys;
 import io.warmgate.contract.KeySpaceVersions;

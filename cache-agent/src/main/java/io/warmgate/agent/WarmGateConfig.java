@@ -1,9 +1,9 @@
 package io.warmgate.agent;
 
-import io.warmgate.agent.env.EnvValues;
-import io.warmgate.agent.env.ValkeyVariables;
+import io.warmgate.valkey.env.EnvValues;
+import io.warmgate.valkey.env.ValkeyVariables;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.contract.AgentVariables;
 import io.warmgate.contract.ChangeStreamNames;
 import io.warmgate.contract.KeySpaceVersions;

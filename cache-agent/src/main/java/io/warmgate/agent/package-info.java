@@ -6,11 +6,12 @@
  * {@link io.warmgate.agent.TieredCache}, {@link io.warmgate.agent.Origin},
  * {@link io.warmgate.agent.WarmGateConfig}, {@link io.warmgate.agent.CacheLoadException} and
  * {@link io.warmgate.agent.KeySpaceVersion}.
- * Sub-packages by capability: {@code l1}, {@code l2} (keys, envelope, client), {@code schema}
- * (schema hash), {@code registry}, {@code stats}, {@code hot}, {@code preload}, {@code fleet}
- * and {@code env}: the machinery behind the API, which uses nothing of this package (each
- * package-info says which of its public types are meant for whom). The agent reads no database
- * itself: origins such as the Cloud Spanner one ({@code warmgate-spanner-origin}) come in their
- * own artifacts.
+ * Sub-packages by capability: {@code l1}, {@code l2} (keys, envelope, guarded client),
+ * {@code schema} (schema hash), {@code registry}, {@code stats}, {@code hot}, {@code preload},
+ * {@code invalidate} and {@code fleet}: the machinery behind the API, which uses nothing of this
+ * package (each package-info says which of its public types are meant for whom). The agent reads no
+ * database itself: origins such as the Cloud Spanner one ({@code warmgate-spanner-origin}) come in
+ * their own artifacts, and the Valkey connection and the {@code WARMGATE_VALKEY_*} variables come from
+ * {@code warmgate-valkey-client} ({@code io.warmgate.valkey}).
  */
 package io.warmgate.agent;

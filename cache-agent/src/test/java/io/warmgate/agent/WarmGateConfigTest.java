@@ -3,8 +3,8 @@ package io.warmgate.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.warmgate.agent.env.EnvValues;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.env.EnvValues;
+import io.warmgate.valkey.ValkeyEndpoint;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.valkey.ValkeyConnection;
 import io.warmgate.gateway.auth.ClientAuth;
 import io.warmgate.gateway.config.GatewayConfig;
 import io.warmgate.gateway.http.GatewayRoutes;

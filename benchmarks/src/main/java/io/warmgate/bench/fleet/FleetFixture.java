@@ -1,7 +1,7 @@
 package io.warmgate.bench.fleet;
 
 import io.warmgate.agent.WarmGate;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.example.deal.Deal;
 import io.warmgate.example.deal.DealSeeder;
 import io.warmgate.testing.RedisCluster;

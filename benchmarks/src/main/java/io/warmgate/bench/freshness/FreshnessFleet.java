@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.Origin;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.example.deal.Deal;
 import io.warmgate.example.deal.DealChanges;
 import io.warmgate.example.deal.DealOrigin;

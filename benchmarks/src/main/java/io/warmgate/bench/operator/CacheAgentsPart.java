@@ -12,7 +12,7 @@ import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.warmgate.agent.l2.Envelope;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.valkey.ValkeyConnection;
 import io.warmgate.agent.registry.AgentInfo;
 import io.warmgate.agent.registry.AgentRegistry;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.valkey.ValkeyConnection;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;

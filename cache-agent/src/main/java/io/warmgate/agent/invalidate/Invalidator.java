@@ -6,7 +6,7 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.valkey.ValkeyConnection;
 import io.warmgate.agent.registry.AgentInfo;
 import java.time.Duration;
 import java.time.InstantSource;

@@ -2,7 +2,7 @@ package io.warmgate.agent.registry;
 
 import io.lettuce.core.ScriptOutputType;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.valkey.ValkeyConnection;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;

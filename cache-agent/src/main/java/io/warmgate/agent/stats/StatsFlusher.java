@@ -4,7 +4,7 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.valkey.ValkeyConnection;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.deal.Deal;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.testing.RedisCluster;
 import io.warmgate.testing.RedisClusterExtension;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.deal.Deal;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import java.util.function.UnaryOperator;
 
 /** One cache instance as a pod would run it: its own L2 connection, meters and counted origin. */

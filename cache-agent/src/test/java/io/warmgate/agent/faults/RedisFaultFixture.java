@@ -3,7 +3,7 @@ package io.warmgate.agent.faults;
 import static org.awaitility.Awaitility.await;
 
 import io.warmgate.agent.deal.Deal;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.warmgate.agent.RedisConnectionExtension;
 import io.warmgate.agent.deal.Deal;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.testing.RedisExtension;
 import java.util.List;
 import org.junit.jupiter.api.Test;

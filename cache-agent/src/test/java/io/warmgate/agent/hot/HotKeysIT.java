@@ -9,7 +9,7 @@ import io.warmgate.agent.ManualClock;
 import io.warmgate.agent.L2Extension;
 import io.warmgate.agent.L2Mode;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.valkey.ValkeyConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -28,7 +28,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.gateway.config.GatewayConfig;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.testing.Helm;

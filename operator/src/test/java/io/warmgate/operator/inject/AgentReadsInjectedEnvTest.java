@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.warmgate.agent.WarmGateConfig;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.contract.AgentVariables;
 import io.warmgate.contract.Durations;
 import io.warmgate.operator.model.CachePolicySpec;

@@ -8,7 +8,7 @@ import com.google.cloud.spanner.SpannerOptions;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.spanner.Items;
 import java.io.IOException;
 import java.time.Duration;

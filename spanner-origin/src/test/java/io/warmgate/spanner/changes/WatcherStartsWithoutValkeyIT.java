@@ -9,7 +9,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.spanner.Items;
 import io.warmgate.testing.RedisServer;
 import io.warmgate.testing.SpannerEmulatorExtension;

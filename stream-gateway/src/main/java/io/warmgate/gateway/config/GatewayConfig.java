@@ -1,8 +1,8 @@
 package io.warmgate.gateway.config;
 
-import io.warmgate.agent.env.EnvValues;
-import io.warmgate.agent.env.ValkeyVariables;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.env.EnvValues;
+import io.warmgate.valkey.env.ValkeyVariables;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.contract.Durations;
 import io.warmgate.gateway.auth.TokenSource;
 import java.net.URI;

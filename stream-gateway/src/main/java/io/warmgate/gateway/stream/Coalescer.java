@@ -1,7 +1,7 @@
 package io.warmgate.gateway.stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.valkey.ValkeyConnection;
 import io.warmgate.gateway.key.CoalescingKey;
 import io.warmgate.gateway.metrics.GatewayMetrics;
 import io.warmgate.gateway.upstream.UpstreamClient;

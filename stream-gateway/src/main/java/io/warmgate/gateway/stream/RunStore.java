@@ -3,7 +3,7 @@ package io.warmgate.gateway.stream;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.warmgate.agent.l2.TokenLock;
+import io.warmgate.valkey.TokenLock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -14,7 +14,7 @@ import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.preload.PreloadWorker;
 import io.warmgate.spanner.SpannerOrigin;
 import io.warmgate.agent.l2.KeySpace;
-import io.warmgate.agent.l2.ValkeyConnection;
+import io.warmgate.valkey.ValkeyConnection;
 import io.warmgate.testing.RedisExtension;
 import io.warmgate.testing.SpannerEmulatorExtension;
 import java.time.Duration;

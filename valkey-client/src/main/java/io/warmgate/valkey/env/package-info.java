@@ -1,2 +1,2 @@
 /** Parsing of the {@code WARMGATE_*} environment values shared by every warmgate component. */
-package io.warmgate.agent.env;
+package io.warmgate.valkey.env;

@@ -1,4 +1,4 @@
-package io.warmgate.agent.l2;
+package io.warmgate.valkey;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
@@ -16,7 +16,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Where L2 lives and how to reach it: one standalone Valkey/Redis server, or the seed nodes of a
+ * Where Valkey lives and how to reach it: one standalone Valkey/Redis server, or the seed nodes of a
  * Valkey cluster (Memorystore for Valkey, ElastiCache, a self-managed cluster); TLS and credentials
  * as the URIs say ({@code rediss://user:password@host:port}), optionally a CA to trust instead of
  * the JDK's, and where lookups read from. Immutable; {@link #toString()} shows no password.

@@ -1,8 +1,8 @@
-package io.warmgate.agent.env;
+package io.warmgate.valkey.env;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
-import io.warmgate.agent.l2.ValkeyEndpoint;
+import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.contract.AgentVariables;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.warmgate.agent.l2;
+package io.warmgate.valkey;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;

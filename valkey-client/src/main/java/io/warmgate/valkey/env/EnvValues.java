@@ -1,4 +1,4 @@
-package io.warmgate.agent.env;
+package io.warmgate.valkey.env;
 
 import io.warmgate.contract.Durations;
 import io.warmgate.contract.InvalidDurationException;

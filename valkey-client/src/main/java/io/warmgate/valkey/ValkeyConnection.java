@@ -1,4 +1,4 @@
-package io.warmgate.agent.l2;
+package io.warmgate.valkey;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -34,14 +34,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.Disposable;
 
 /**
- * One open connection to L2, to a standalone server or a cluster, giving the rest of the agent the
+ * One open connection to Valkey, to a standalone server or a cluster, giving its users the
  * same command interfaces either way: Lettuce's {@link RedisClusterAsyncCommands} and
  * {@link RedisClusterCommands}, the common supertypes of its standalone and cluster APIs.
  *
  * <p>On a cluster, Lettuce sends each single-key command to the primary of the key's slot, splits
  * {@code MGET}, {@code DEL} and {@code EXISTS} into one command per slot (answers in the caller's
  * order), sends {@code EVAL} to the slot of its first key (so every key of a script must share that
- * slot: the agent's scripts touch only the {@code {wg:<cache>}} control keys), and follows
+ * slot, as the {@code {wg:<cache>}} control keys of one cache do), and follows
  * {@code MOVED} and {@code ASK}. Its view of which node serves which slot is refreshed every
  * {@value #TOPOLOGY_REFRESH_SECONDS} s and, at most once a second, whenever a redirection, an
  * unknown node, an uncovered slot or a node that cannot be reconnected suggests it changed; nodes the
