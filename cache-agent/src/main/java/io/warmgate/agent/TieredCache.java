@@ -1,6 +1,5 @@
 package io.warmgate.agent;
 
-import io.warmgate.agent.preload.WarmableCache;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
@@ -53,7 +52,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * @param <V> the value type
  */
-public interface TieredCache<V> extends WarmableCache, AutoCloseable {
+public interface TieredCache<V> extends AutoCloseable {
 
   /** The default of {@link WarmGate#maxIdBytes}: the longest id accepted, in UTF-8 bytes. */
   int DEFAULT_MAX_ID_BYTES = 512;
@@ -110,7 +109,6 @@ public interface TieredCache<V> extends WarmableCache, AutoCloseable {
    * @throws IllegalStateException if the cache has no L2 or is closed
    * @throws CacheLoadException if the origin failed
    */
-  @Override
   int fillL2(Collection<String> ids);
 
   /**
@@ -120,7 +118,6 @@ public interface TieredCache<V> extends WarmableCache, AutoCloseable {
    * @throws IllegalArgumentException if {@code ids} holds an invalid id or {@code minTtlLeft} is
    *     negative
    */
-  @Override
   int fillL2(Collection<String> ids, Duration minTtlLeft);
 
   /**
@@ -150,18 +147,15 @@ public interface TieredCache<V> extends WarmableCache, AutoCloseable {
   void invalidateAll(Collection<String> ids);
 
   /** Returns the longest id this cache accepts, in UTF-8 bytes. */
-  @Override
   int maxIdBytes();
 
   /** Returns this cache's name, the {@code <cache>} part of its L2 keys. */
-  @Override
   String name();
 
   /**
    * Returns the schema hash of the value type: the L2 key space this instance reads and writes.
    * Instances whose value types serialize differently have different hashes.
    */
-  @Override
   String schemaHash();
 
   /**

@@ -515,7 +515,7 @@ public final class WarmGate<V> {
     DefaultTieredCache<V> cache = new DefaultTieredCache<>(s);
     FleetServices services = fleetSettings.apply(fleet.localTier(cache).lockTtl(lockTtl)
             .loadBound(s.originTimeout))
-        .start(cache);
+        .start(new WarmableTieredCache(cache));
     return new FleetCache<>(cache, services.hotKeys(), services::invalidate, services::close);
   }
 

@@ -7,8 +7,10 @@ import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.valkey.ValkeyConnection;
 import io.warmgate.agent.preload.PreloadWorker;
+import io.warmgate.agent.preload.WarmableCache;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -59,8 +61,8 @@ final class Preloader implements AutoCloseable {
     WarmJobOpener.open(redis, keys, hotSetSize, rate, Math.min(BATCH_SIZE, rate), clock.millis());
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     long start = System.nanoTime();
-    try (PreloadWorker worker = new PreloadWorker(ValkeyConnection.wrap(connection), cache, "canary", clock, scheduler,
-        Duration.ofMillis(50))) {
+    try (PreloadWorker worker = new PreloadWorker(ValkeyConnection.wrap(connection), warmable(cache), "canary",
+        clock, scheduler, Duration.ofMillis(50))) {
       worker.start();
       long deadline = start + timeout.toNanos();
       while (System.nanoTime() < deadline) {
@@ -86,5 +88,35 @@ final class Preloader implements AutoCloseable {
   public void close() {
     connection.close();
     client.shutdown();
+  }
+
+  /** {@code cache} as the worker sees it, as the agent's fleet services adapt it. */
+  private static WarmableCache warmable(TieredCache<?> cache) {
+    return new WarmableCache() {
+      @Override
+      public int fillL2(Collection<String> ids) {
+        return cache.fillL2(ids);
+      }
+
+      @Override
+      public int fillL2(Collection<String> ids, Duration minTtlLeft) {
+        return cache.fillL2(ids, minTtlLeft);
+      }
+
+      @Override
+      public int maxIdBytes() {
+        return cache.maxIdBytes();
+      }
+
+      @Override
+      public String name() {
+        return cache.name();
+      }
+
+      @Override
+      public String schemaHash() {
+        return cache.schemaHash();
+      }
+    };
   }
 }

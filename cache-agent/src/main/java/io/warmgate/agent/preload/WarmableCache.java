@@ -5,8 +5,8 @@ import java.util.Collection;
 
 /**
  * What the preload worker and the fleet services use of a cache: its L2 key space (name and
- * schema hash), the longest id it accepts, and filling L2 ahead of traffic. Every
- * {@code io.warmgate.agent.TieredCache} is one; the methods' contracts are those of
+ * schema hash), the longest id it accepts, and filling L2 ahead of traffic. The agent adapts the
+ * {@code io.warmgate.agent.TieredCache} it builds to one; the methods' contracts are those of
  * {@code TieredCache}.
  */
 public interface WarmableCache {

@@ -12,6 +12,7 @@ import io.warmgate.agent.L2Mode;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
 import io.warmgate.agent.WarmGateConfig;
+import io.warmgate.agent.WarmableCaches;
 import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.registry.AgentInfo;
@@ -150,9 +151,11 @@ class FleetServicesIT {
   void refusesToStartWithoutValkeyOrMeterRegistry() {
     try (TieredCache<String> cache = WarmGate.newBuilder(String.class, origin).cacheName("deals")
         .build()) {
-      assertThatThrownBy(() -> FleetServices.newBuilder().meterRegistry(meters).start(cache))
+      assertThatThrownBy(() -> FleetServices.newBuilder().meterRegistry(meters)
+          .start(WarmableCaches.of(cache)))
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("Valkey is not set");
-      assertThatThrownBy(() -> FleetServices.newBuilder().valkey(valkey.endpoint()).start(cache))
+      assertThatThrownBy(() -> FleetServices.newBuilder().valkey(valkey.endpoint())
+          .start(WarmableCaches.of(cache)))
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("meterRegistry");
     }
   }

@@ -10,6 +10,7 @@ import io.warmgate.agent.ManualClock;
 import io.warmgate.agent.RedisConnectionExtension;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.WarmableCaches;
 import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.preload.PreloadWorker;
@@ -220,7 +221,7 @@ class MalformedValkeyIT {
   // --- warm job ---
 
   private PreloadWorker worker() {
-    PreloadWorker worker = new PreloadWorker(valkey.connection(), cache, "pod-a",
+    PreloadWorker worker = new PreloadWorker(valkey.connection(), WarmableCaches.of(cache), "pod-a",
         InstantSource.system(), scheduler, Duration.ofMillis(50));
     opened.add(worker);
     return worker;

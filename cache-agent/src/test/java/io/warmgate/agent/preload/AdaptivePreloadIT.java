@@ -10,6 +10,7 @@ import io.warmgate.agent.L2Mode;
 import io.warmgate.agent.Origin;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.WarmableCaches;
 import io.warmgate.agent.l2.KeySpace;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -105,7 +106,7 @@ class AdaptivePreloadIT {
     job.put("createdAt", Long.toString(System.currentTimeMillis()));
     raw.hset(keys.warmJobKey(), job);
 
-    PreloadWorker worker = new PreloadWorker(valkey.connection(), cache, "canary-1",
+    PreloadWorker worker = new PreloadWorker(valkey.connection(), WarmableCaches.of(cache), "canary-1",
         InstantSource.system(), scheduler, Duration.ofMillis(50)).countIn(meters);
     opened.add(worker);
     long start = System.nanoTime();

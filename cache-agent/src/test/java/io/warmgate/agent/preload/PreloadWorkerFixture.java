@@ -10,6 +10,7 @@ import io.warmgate.agent.L2Extension;
 import io.warmgate.agent.L2Mode;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.WarmableCaches;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.valkey.ValkeyConnection;
 import java.time.Duration;
@@ -108,7 +109,7 @@ abstract class PreloadWorkerFixture {
         .l2Timeout(Duration.ofMillis(500)).l2Ttl(l2Ttl)
         .refreshAhead(l2Ttl.dividedBy(4))).build();
     keys = new KeySpace("deals", cache.schemaHash());
-    PreloadWorker worker = new PreloadWorker(connection, cache, pod, InstantSource.system(),
+    PreloadWorker worker = new PreloadWorker(connection, WarmableCaches.of(cache), pod, InstantSource.system(),
         scheduler, Duration.ofMillis(50), l2Ttl, Duration.ofMillis(20), Duration.ofMillis(200));
     opened.add(cache);
     opened.add(worker);

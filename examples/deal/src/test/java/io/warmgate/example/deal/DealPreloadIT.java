@@ -11,6 +11,7 @@ import io.warmgate.agent.Meters;
 import io.warmgate.agent.Origin;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
+import io.warmgate.agent.WarmableCaches;
 import io.warmgate.agent.preload.PreloadWorker;
 import io.warmgate.spanner.SpannerOrigin;
 import io.warmgate.agent.l2.KeySpace;
@@ -54,7 +55,8 @@ class DealPreloadIT {
     try (StatefulRedisConnection<String, String> connection = client.connect();
         TieredCache<Deal> canary = WarmGate.newBuilder(Deal.class, origin).cacheName("deals")
             .valkeyUri(redis.uri()).meterRegistry(meters).l2Timeout(Duration.ofMillis(500)).build();
-        PreloadWorker worker = new PreloadWorker(ValkeyConnection.wrap(connection), canary, "deals-5c4b-a",
+        PreloadWorker worker = new PreloadWorker(ValkeyConnection.wrap(connection),
+            WarmableCaches.of(canary), "deals-5c4b-a",
             InstantSource.system(), scheduler, Duration.ofMillis(50))) {
       RedisCommands<String, String> raw = connection.sync();
       KeySpace keys = new KeySpace("deals", canary.schemaHash());
