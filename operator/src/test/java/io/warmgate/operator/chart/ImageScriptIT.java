@@ -100,7 +100,7 @@ class ImageScriptIT {
           new ByteArrayInputStream(image.get(layer.asText())))).keySet());
     }
     assertThat(files).contains("app/classes/io/warmgate/gateway/GatewayMain.class",
-        "app/libs/warmgate-cache-agent-0.1.0-SNAPSHOT.jar", "app/jib-classpath-file");
+        "app/libs/warmgate-valkey-client-0.1.0-SNAPSHOT.jar", "app/jib-classpath-file");
   }
 
   record Result(int code, String output) {}
