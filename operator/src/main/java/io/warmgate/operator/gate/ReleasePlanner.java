@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
  * space's traffic over the last minute ({@code T:stats:<hash>:<bucket>}).
  *
  * <p>The plan is for a schema-changing release of the whole fleet: every live key space is
- * taken to be one the release replaces, so its origin reads end with the release. Run while a
+ * taken to be one the release replaces, so its origin reads end with the release (a cache that
+ * another workload shares is then over-forecast by that workload's part). Run while a
  * canary is held, it plans as if that canary had not started: {@code status.gate.forecast} is the
  * forecast of releasing that canary.
  */
