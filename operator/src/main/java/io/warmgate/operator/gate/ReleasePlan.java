@@ -100,7 +100,7 @@ public final class ReleasePlan {
   public record Row(String letter, String strategy, OriginForecast.Forecast forecast,
       int preloaded, double preloadRate, Duration hold) {
 
-    /** The origin's read rate right after the move: what stays of the steady rate, plus the peak. */
+    /** The origin's read rate right after the move: what stays of the steady rate, and the peak. */
     public double originAtPeak() {
       return forecast.total();
     }
@@ -153,20 +153,23 @@ public final class ReleasePlan {
           in.steadyOriginRate()));
     }
     int size = in.ids().size();
+    // Fitted once: every row and every step of the bisection forecasts the same fleet.
+    TailShape shape = TailShape.of(in.rates());
     double canaryShare = in.pods() == 1 ? 1 : (in.pods() - 1) / (double) in.pods();
     List<Row> rows = new ArrayList<>();
     rows.add(new Row("a", "every pod at once, no gate",
-        forecast(in, 0, 1, in.leavingOriginRate()), 0, 0, Duration.ZERO));
+        forecast(in, shape, 0, 1, in.leavingOriginRate()), 0, 0, Duration.ZERO));
     rows.add(new Row("b", String.format(Locale.ROOT,
         "one pod at a time (the first of %d steps)", in.pods()),
-        forecast(in, 0, 1.0 / in.pods(), in.leavingOriginRate() / in.pods()), 0, 0,
+        forecast(in, shape, 0, 1.0 / in.pods(), in.leavingOriginRate() / in.pods()), 0, 0,
         Duration.ZERO));
     int policySet = Math.min(in.hotSetSize(), size);
     double policyRate = preloadRate(in);
     rows.add(new Row("e", String.format(Locale.ROOT,
         "warmgate Preload, hotSetSize %,d: %,d ids at %,.0f ids/s", in.hotSetSize(), policySet,
         policyRate),
-        forecast(in, policySet, canaryShare, in.leavingOriginRate()), policySet, policyRate,
+        forecast(in, shape, policySet, canaryShare, in.leavingOriginRate()), policySet,
+        policyRate,
         hold(policySet, policyRate)));
 
     int chosen = size;
@@ -174,15 +177,16 @@ public final class ReleasePlan {
     long budget;
     if (in.budget() != null) {
       budget = in.budget();
-      chosen = smallestFitting(in, canaryShare);
+      chosen = smallestFitting(in, shape, canaryShare);
       fits = chosen >= 0;
       chosen = fits ? chosen : size;
       rows.add(new Row("f", String.format(Locale.ROOT,
           "warmgate Preload under originBudget %,d: %,d ids at %,.0f ids/s", budget,
-          chosen, policyRate), forecast(in, chosen, canaryShare, in.leavingOriginRate()),
+          chosen, policyRate), forecast(in, shape, chosen, canaryShare, in.leavingOriginRate()),
           chosen, policyRate, hold(chosen, policyRate)));
     } else {
-      budget = (long) Math.ceil(forecast(in, size, canaryShare, in.leavingOriginRate()).total());
+      budget = (long) Math.ceil(
+          forecast(in, shape, size, canaryShare, in.leavingOriginRate()).total());
       fits = true;
     }
     Duration hold = hold(chosen, policyRate);
@@ -195,16 +199,16 @@ public final class ReleasePlan {
    * or −1 when even the whole hot set leaves it over (the ids outside the hot set alone exceed
    * it). The peak only falls as more ids are preloaded, so a bisection finds it.
    */
-  static int smallestFitting(Inputs in, double canaryShare) {
+  static int smallestFitting(Inputs in, TailShape shape, double canaryShare) {
     int size = in.ids().size();
-    if (!fits(in, size, canaryShare)) {
+    if (!fits(in, shape, size, canaryShare)) {
       return -1;
     }
     int lo = 0;
     int hi = size;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (fits(in, mid, canaryShare)) {
+      if (fits(in, shape, mid, canaryShare)) {
         hi = mid;
       } else {
         lo = mid + 1;
@@ -213,8 +217,10 @@ public final class ReleasePlan {
     return lo;
   }
 
-  private static boolean fits(Inputs in, int preloaded, double canaryShare) {
-    return forecast(in, preloaded, canaryShare, in.leavingOriginRate()).total() <= in.budget();
+  private static boolean fits(Inputs in, TailShape shape, int preloaded,
+      double canaryShare) {
+    return forecast(in, shape, preloaded, canaryShare, in.leavingOriginRate()).total()
+        <= in.budget();
   }
 
   /** Ids per second the preload runs at: preloadRate, capped by the budget less the steady rate. */
@@ -225,17 +231,18 @@ public final class ReleasePlan {
 
   /**
    * The forecast of moving {@code share} of the traffic to a key space holding the
-   * {@code preloaded} hottest ids, while {@code leaving} of the steady rate ends.
+   * {@code preloaded} hottest ids, while {@code leaving} of the steady rate ends; {@code shape}
+   * is the tail fitted to {@code in}'s rates.
    */
-  static OriginForecast.Forecast forecast(Inputs in, int preloaded, double share,
-      double leaving) {
+  static OriginForecast.Forecast forecast(Inputs in, TailShape shape, int preloaded,
+      double share, double leaving) {
     List<OriginForecast.Probe> probes = new ArrayList<>(in.ids().size());
     for (int i = 0; i < in.ids().size(); i++) {
       probes.add(new OriginForecast.Probe(in.ids().get(i), Math.max(0, in.rates().get(i)),
           i < preloaded, 1));
     }
     return OriginForecast.of(new OriginForecast.Inputs(probes, in.requestRate(),
-        TailShape.of(in.rates()), null, in.steadyOriginRate(), leaving, share, in.l2Ttl()));
+        shape, null, in.steadyOriginRate(), leaving, share, in.l2Ttl()));
   }
 
   private static Duration hold(int ids, double rate) {
