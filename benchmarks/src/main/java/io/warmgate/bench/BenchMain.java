@@ -17,8 +17,9 @@ import java.util.Set;
 /**
  * Runs warmgate's benchmarks and writes {@code <out>/report.md} (plus JSON per part), every figure
  * beside its baseline from the same run. Arguments: {@code [--quick] [--out DIR] [--only
- * jmh,fleet,release,operator,cluster,freshness] [--agents K --deals N --skew S --requests R
- * --seed X] [--release-<name> value] [--freshness-<name> value] [--gate-timings FILE]}, the last being what {@code GateTimingE2E}
+ * jmh,fleet,release,operator,cluster,freshness,scale] [--agents K --deals N --skew S --requests R
+ * --seed X] [--release-<name> value] [--scale-<name> value] [--freshness-<name> value]
+ * [--gate-timings FILE]}, the last being what {@code GateTimingE2E}
  * recorded on the whole stack; {@code --quick} is a
  * smoke run whose figures are not to be quoted.
  */
@@ -28,9 +29,10 @@ public final class BenchMain {
   /**
    * Parts run only when named with {@code --only}: the L2 benchmarks again on a Redis cluster
    * (JMH L2 hit, fleet cold start), summarised apart in {@code cluster-summary.md}; staleness
-   * after a write with change streams, in {@code freshness-summary.md}.
+   * after a write with change streams, in {@code freshness-summary.md}; the release at production
+   * traffic against the modelled origin, in {@code scale-summary.md}.
    */
-  private static final List<String> EXTRA_PARTS = List.of("cluster", "freshness");
+  private static final List<String> EXTRA_PARTS = List.of("cluster", "freshness", "scale");
 
   private BenchMain() {}
 
@@ -55,6 +57,7 @@ public final class BenchMain {
     Map<String, String> fleetOverrides = new LinkedHashMap<>();
     Map<String, String> releaseOverrides = new LinkedHashMap<>();
     Map<String, String> freshnessOverrides = new LinkedHashMap<>();
+    Map<String, String> scaleOverrides = new LinkedHashMap<>();
     Path gateTimings = null;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -68,6 +71,8 @@ public final class BenchMain {
         default -> {
           if (arg.startsWith("--release-")) {
             releaseOverrides.put(arg.substring("--release-".length()), value(args, ++i, arg));
+          } else if (arg.startsWith("--scale-")) {
+            scaleOverrides.put(arg.substring("--scale-".length()), value(args, ++i, arg));
           } else if (arg.startsWith("--freshness-")) {
             freshnessOverrides.put(arg.substring("--freshness-".length()), value(args, ++i, arg));
           } else {
@@ -80,6 +85,7 @@ public final class BenchMain {
     Files.deleteIfExists(out.resolve("summary.md"));
     Files.deleteIfExists(out.resolve("cluster-summary.md"));
     Files.deleteIfExists(out.resolve("freshness-summary.md"));
+    Files.deleteIfExists(out.resolve("scale-summary.md"));
     StringBuilder report = new StringBuilder("# warmgate benchmarks\n\n");
     if (quick) {
       report.append("Quick smoke run (small sizes, short iterations): the figures only show that the"
@@ -117,6 +123,13 @@ public final class BenchMain {
         Files.writeString(out.resolve("freshness-summary.md"), freshness.markdown());
       }
     }
+    if (parts.contains("scale")) {
+      Summary scale = new Summary();
+      report.append(ReleaseBench.runAtScale(out, quick, scaleOverrides, scale));
+      if (!quick) {
+        Files.writeString(out.resolve("scale-summary.md"), scale.markdown());
+      }
+    }
     if (gateTimings != null) {
       report.append(GateTimings.render(gateTimings, summary));
     }
@@ -135,7 +148,8 @@ public final class BenchMain {
         + "[--only " + String.join(",", PARTS) + "," + String.join(",", EXTRA_PARTS) + "] [--gate-timings FILE] [--agents K] [--deals N] [--skew S] "
         + "[--requests R] [--seed X] [--release-<name> value, name one of agents, deals, skew, rate,"
         + " ids-per-request, hot-set-size, preload-rate, time-factor, learn-half-lives, "
-        + "hot-sample-period, seed] [--freshness-<name> value, name one of agents, deals, skew, "
+        + "hot-sample-period, seed, origin, nodes, repetitions, window, l2-timeout-ms] "
+        + "[--scale-<name> value, the same names] [--freshness-<name> value, name one of agents, deals, skew, "
         + "lookups, change-rate, changes, seed]");
   }
 

@@ -12,15 +12,15 @@ import java.util.List;
 import java.util.Map;
 
 /** Deals of a realistic size (3 ads, 3 targeting rules) made in memory, for benchmarks of the tiers. */
-final class SyntheticDeals {
+public final class SyntheticDeals {
 
   private SyntheticDeals() {}
 
-  static String id(int n) {
+  public static String id(int n) {
     return String.format("deal-%06d", n);
   }
 
-  static String[] ids(int count) {
+  public static String[] ids(int count) {
     String[] ids = new String[count];
     for (int i = 0; i < count; i++) {
       ids[i] = id(i + 1);
@@ -28,7 +28,7 @@ final class SyntheticDeals {
     return ids;
   }
 
-  static Deal deal(String id) {
+  public static Deal deal(String id) {
     return new Deal(id, "adv-042", "Advertiser 42", "adv42.example", "Deal " + id, DealStatus.ACTIVE,
         1_250_000L, "USD", Instant.parse("2026-01-01T00:00:00Z"), null, Instant.parse("2026-06-01T12:00:00Z"),
         List.of(new DealAd(id + "-ad-1", "https://cdn.example/" + id + "/1.png", 300, 250, 5),
@@ -40,7 +40,7 @@ final class SyntheticDeals {
   }
 
   /** An origin that builds every requested deal: it never touches a database. */
-  static Origin<Deal> origin() {
+  public static Origin<Deal> origin() {
     return (Collection<String> ids) -> {
       Map<String, Deal> out = new HashMap<>();
       ids.forEach(id -> out.put(id, deal(id)));

@@ -2,6 +2,7 @@ package io.warmgate.bench.origin;
 
 import io.warmgate.agent.Origin;
 import io.warmgate.sim.spanner.SpannerCapacity;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 
@@ -43,6 +44,17 @@ public final class CapacityModelledOrigin<V> implements Origin<V> {
   public CapacityModelledOrigin(Origin<V> delegate, SpannerCapacity.Settings settings) {
     this.delegate = delegate;
     this.model = new SpannerCapacity(settings);
+  }
+
+  /** The modelled client's deadline: how long the cache lets one of its calls run. */
+  @Override
+  public Duration timeout() {
+    return model.settings().deadline();
+  }
+
+  /** The model's settings. */
+  public SpannerCapacity.Settings settings() {
+    return model.settings();
   }
 
   @Override

@@ -1,7 +1,10 @@
 package io.warmgate.bench.release;
 
 import io.warmgate.agent.Origin;
+import io.warmgate.bench.origin.CapacityModelledOrigin;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -16,23 +19,47 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class OriginLog {
 
   /**
-   * One origin call: when it started (epoch ms), the ids it asked for, by which version, and how
-   * long it took (ms), which grows with the emulator's queue once it is saturated.
+   * One origin call: when it started (epoch ms), the ids it asked for, by which version, how long
+   * it took (ms), which grows with the origin's queue once it is saturated, and how it failed: the
+   * status code of a modelled origin's refusal ({@code DEADLINE_EXCEEDED}, {@code
+   * RESOURCE_EXHAUSTED}), the exception's class otherwise, null when it answered.
    */
-  record Read(long atMillis, List<String> ids, boolean byNewPod, long tookMillis) {}
+  record Read(long atMillis, List<String> ids, boolean byNewPod, long tookMillis, String failure) {}
 
   private final ConcurrentLinkedQueue<Read> reads = new ConcurrentLinkedQueue<>();
 
+  /** {@code origin}, logging each call here; its timeout is the origin's own. */
   <V> Origin<V> wrap(Origin<V> origin, boolean newPod) {
-    return batch -> {
-      long at = System.currentTimeMillis();
-      long start = System.nanoTime();
-      try {
-        return origin.loadAll(batch);
-      } finally {
-        reads.add(new Read(at, List.copyOf(batch), newPod, (System.nanoTime() - start) / 1_000_000));
+    return new Origin<>() {
+      @Override
+      public Map<String, V> loadAll(Collection<String> batch) throws Exception {
+        return logged(origin, batch, newPod);
+      }
+
+      @Override
+      public Duration timeout() {
+        return origin.timeout();
       }
     };
+  }
+
+  private <V> Map<String, V> logged(Origin<V> origin, Collection<String> batch, boolean newPod)
+      throws Exception {
+    long at = System.currentTimeMillis();
+    long start = System.nanoTime();
+    String failure = null;
+    try {
+      return origin.loadAll(batch);
+    } catch (CapacityModelledOrigin.StatusException e) {
+      failure = e.code();
+      throw e;
+    } catch (Exception | Error e) {
+      failure = e.getClass().getSimpleName();
+      throw e;
+    } finally {
+      reads.add(new Read(at, List.copyOf(batch), newPod, (System.nanoTime() - start) / 1_000_000,
+          failure));
+    }
   }
 
   /** The calls that started in {@code [fromMillis, toMillis)}. */
@@ -78,6 +105,16 @@ final class OriginLog {
   /** The mean duration of the calls that started in {@code [fromMillis, toMillis)}, ms; 0 if none. */
   double meanMillisBetween(long fromMillis, long toMillis) {
     return between(fromMillis, toMillis).stream().mapToLong(Read::tookMillis).average().orElse(0);
+  }
+
+  /** Calls started in {@code [fromMillis, toMillis)} that failed with {@code code}. */
+  long failedBetween(long fromMillis, long toMillis, String code) {
+    return between(fromMillis, toMillis).stream().filter(r -> code.equals(r.failure())).count();
+  }
+
+  /** Calls started in {@code [fromMillis, toMillis)}. */
+  long callsBetween(long fromMillis, long toMillis) {
+    return between(fromMillis, toMillis).size();
   }
 
   void clear() {

@@ -25,6 +25,8 @@ final class Practice {
    */
   static final Duration LOCK_TTL = AGENT.lockTtl();
   static final Duration MAX_STALENESS = AGENT.maxStaleness();
+  /** The agent's budget for one L2 command. */
+  static final Duration L2_TIMEOUT = AGENT.l2Timeout();
   static final Duration HOT_HALF_LIFE = HotKeys.DEFAULT_HALF_LIFE;
   /** How often agents flush stats and sampled hot ids. */
   static final Duration FLUSH_INTERVAL = HotKeys.FLUSH_INTERVAL;

@@ -3,15 +3,19 @@ package io.warmgate.bench.release;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.warmgate.bench.common.Summary;
+import io.warmgate.operator.model.WarmupSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 
 /**
  * The release benchmark: a schema-changing release of a K-pod fleet under steady Zipf traffic,
@@ -43,31 +47,111 @@ public final class ReleaseBench {
    */
   public static String run(Path out, boolean quick, Map<String, String> overrides, Summary summary)
       throws IOException, InterruptedException {
-    ReleaseParams params = quick ? ReleaseParams.quick() : ReleaseParams.full();
+    ReleaseParams params = with(quick ? ReleaseParams.quick() : ReleaseParams.full(), overrides);
+    Played played = play(params);
+    write(out, "release.json", played, CHART);
+    summarize(played.params(), played.results(), summary);
+    return markdown(played.params(), played.results(), played.seconds());
+  }
+
+  /**
+   * Runs every strategy at production traffic against the modelled origin ({@link
+   * ReleaseParams#scale()}), each {@link ReleaseParams#repetitions()} times in a shuffled order,
+   * and writes {@code release-scale.json} and {@value ScaleReport#CHART}.
+   *
+   * @param overrides {@code name → value} pairs for {@link ReleaseParams#with}
+   */
+  public static String runAtScale(Path out, boolean quick, Map<String, String> overrides,
+      Summary summary) throws IOException, InterruptedException {
+    ReleaseParams params = with(quick ? ReleaseParams.scaleQuick() : ReleaseParams.scale(),
+        overrides);
+    Played played = play(params);
+    write(out, "release-scale.json", played, ScaleReport.CHART);
+    return ScaleReport.markdown(played, summary);
+  }
+
+  private static ReleaseParams with(ReleaseParams params, Map<String, String> overrides) {
     for (Map.Entry<String, String> o : overrides.entrySet()) {
       params = params.with(o.getKey(), o.getValue());
     }
+    return params;
+  }
+
+  /**
+   * What one part played: the parameters as settled (preload rate included), the modelled
+   * origin's nodes (0 with the emulator), the order the runs went in, and their results.
+   */
+  record Played(ReleaseParams params, double nodes, List<String> order,
+      List<ReleaseResult> results, double seconds) {}
+
+  private static Played play(ReleaseParams params) throws InterruptedException {
     Duration l2Ttl = params.scaled(Practice.L2_TTL);
     Duration steady = l2Ttl.multipliedBy(2);
     Duration learn = params.scaled(Practice.HOT_HALF_LIFE).multipliedBy(
         (long) Math.ceil(params.learnHalfLives() * 1000)).dividedBy(1000);
     List<ReleaseResult> results = new ArrayList<>();
+    List<String> order = new ArrayList<>();
     long start = System.nanoTime();
+    double nodes = 0;
     try (ReleaseEnv env = ReleaseEnv.start(params)) {
-      for (Strategy strategy : Strategy.values()) {
-        Duration before = results.isEmpty() && learn.compareTo(steady) > 0 ? learn : steady;
-        results.add(new ReleaseRun(env, strategy).run(before));
+      Learning.Steady learned = Learning.learn(env, params, learn.compareTo(steady) > 0 ? learn
+          : steady, l2Ttl);
+      if (env.modelled() != null) {
+        nodes = params.nodes() > 0 ? params.nodes()
+            : ModelledDeals.nodesFor(learned.queriesPerSecond(), learned.rowsPerSecond());
+        if (params.preloadRate() == 0) {
+          params = params.withPreloadRate(ModelledDeals.preloadRate(nodes));
+        }
+        params = params.withHotSetSize(Math.min(params.hotSetSize(),
+            preloadableInL2Ttl(params.preloadRate(), l2Ttl)));
+        System.err.printf(Locale.ROOT, "release: the old fleet's steady origin traffic %.1f "
+            + "queries/s of %.0f ids/s; origin sized %.3f nodes; preloadRate %,d ids/s; hotSetSize "
+            + "%,d%n", learned.queriesPerSecond(), learned.rowsPerSecond(), nodes,
+            params.preloadRate(), params.hotSetSize());
+      }
+      List<Strategy> plays = new ArrayList<>();
+      for (int rep = 0; rep < params.repetitions(); rep++) {
+        plays.addAll(params.plays());
+      }
+      if (params.repetitions() > 1) {
+        Collections.shuffle(plays, new Random(params.seed()));
+      }
+      Map<Strategy, Integer> repetition = new EnumMap<>(Strategy.class);
+      for (Strategy strategy : plays) {
+        int rep = repetition.merge(strategy, 1, Integer::sum) - 1;
+        order.add(strategy.letter + (params.repetitions() > 1 ? String.valueOf(rep + 1) : ""));
+        results.add(new ReleaseRun(env, params, strategy, rep, nodes).run(steady));
       }
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("params", params);
-    json.put("results", results);
+    return new Played(params, nodes, order, results, (System.nanoTime() - start) / 1e9);
+  }
+
+  /**
+   * The largest hot set whose default {@code minCoverage} a Preload at {@code preloadRate} loads
+   * within half of {@code l2Ttl}. The CachePolicy's validation requires the whole L2 TTL; at that
+   * limit the first values expire as the last are written (the preload starts slower, at a tenth
+   * of its rate), and coverage is never reached.
+   */
+  static int preloadableInL2Ttl(int preloadRate, Duration l2Ttl) {
+    int minCoverage = new WarmupSpec().getMinCoverage();
+    return (int) Math.max(1, (long) preloadRate * l2Ttl.toMillis() / 2 / 10L / minCoverage);
+  }
+
+  private static void write(Path out, String json, Played played, String chart)
+      throws IOException {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("params", played.params());
+    doc.put("nodes", played.nodes());
+    doc.put("order", played.order());
+    doc.put("results", played.results());
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-        .writeValue(out.resolve("release.json").toFile(), json);
-    Files.writeString(out.resolve(CHART), ReleaseChart.svg(results, params.describe()));
-    summarize(params, results, summary);
-    return markdown(params, results, seconds);
+        .writeValue(out.resolve(json).toFile(), doc);
+    List<ReleaseResult> shown = ScaleReport.medianRuns(played.results());
+    Files.writeString(out.resolve(chart), ReleaseChart.svg(shown, played.params().describe()));
+    if (played.nodes() > 0) {
+      Files.writeString(out.resolve(ScaleReport.CPU_CHART), ReleaseChart.cpuSvg(shown,
+          played.params().describe()));
+    }
   }
 
   private static void summarize(ReleaseParams p, List<ReleaseResult> results, Summary summary) {
@@ -111,8 +195,7 @@ public final class ReleaseBench {
         + "kube-apiserver and warmgate operator; the benchmark writes the Rollout's status as the "
         + "Argo controller would. Practice durations divided by %.0f (constants, not measured): L1 "
         + "TTL %s, L2 TTL %s, hot-set half-life %s, fixed canary wait %s, maxWait %s (onTimeout "
-        + "Promote). The old fleet learned the hot set from its own traffic for %.1f half-lives "
-        + "before the first release and serves 2 L2 TTLs before each. Window: first new pod → one L2"
+        + "Promote). " + Learning.DESCRIPTION + " Window: first new pod → one L2"
         + " TTL after the last old pod left. Origin reads count ids. Whole part: %.0f s.%n%n",
         p.timeFactor(), human(p.scaled(Practice.L1_TTL)), human(p.scaled(Practice.L2_TTL)),
         human(p.scaled(Practice.HOT_HALF_LIFE)), human(p.scaled(Practice.FIXED_CANARY_WAIT)),

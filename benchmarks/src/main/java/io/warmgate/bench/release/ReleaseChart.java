@@ -1,13 +1,16 @@
 package io.warmgate.bench.release;
 
+import io.warmgate.sim.spanner.SpannerCapacity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
- * Draws origin reads per second over time, one line per strategy, as plain SVG: the graph to hold
- * next to the database's CPU graph. The release starts at 0 s; a dot on each line marks the last
- * old pod leaving, a dashed line of the strategy's colour the gate's release.
+ * Draws origin reads per second over time, or the CPU a modelled origin was asked for, one line
+ * per strategy, as plain SVG: the graph to hold next to the database's CPU graph. The release
+ * starts at 0 s; a dot on each line marks the last old pod leaving, a dashed line of the
+ * strategy's colour the gate's release; grey lines mark levels such as the capacity.
  */
 final class ReleaseChart {
 
@@ -21,12 +24,40 @@ final class ReleaseChart {
 
   private ReleaseChart() {}
 
+  /** A horizontal line at {@code value}, in the chart's unit. */
+  record Level(double value, String label) {}
+
+  /** Origin reads per second. */
   static String svg(List<ReleaseResult> results, String subtitle) {
+    return draw(results, subtitle, "Origin reads per second during a schema-changing release",
+        "origin reads/s (ids)", r -> r.timeline().stream().map(Long::doubleValue).toList(),
+        List.of());
+  }
+
+  /**
+   * The CPU each second asked of the modelled origin, % of its capacity, with its 100 % and
+   * recommended lines.
+   */
+  static String cpuSvg(List<ReleaseResult> results, String subtitle) {
+    return draw(results, subtitle, "CPU asked of the modelled Spanner instance during a "
+        + "schema-changing release", "CPU asked of the origin, % of capacity",
+        r -> r.originLoad().cpuTimeline().stream().map(c -> 100 * c).toList(),
+        List.of(new Level(100, "capacity"), new Level(
+            SpannerCapacity.RECOMMENDED_CPU_PERCENT, "recommended max")));
+  }
+
+  private static String draw(List<ReleaseResult> results, String subtitle, String title,
+      String yLabel, Function<ReleaseResult, List<Double>> series,
+      List<Level> levels) {
     int lead = results.get(0).leadSeconds();
-    int seconds = results.stream().mapToInt(r -> r.timeline().size()).max().orElse(1);
-    long top = Math.max(1, results.stream().flatMap(r -> r.timeline().stream())
-        .mapToLong(Long::longValue).max().orElse(1));
-    long yMax = niceCeiling(top);
+    List<List<Double>> values = results.stream().map(series).toList();
+    int seconds = values.stream().mapToInt(List::size).max().orElse(1);
+    double top = Math.max(1, values.stream().flatMap(List::stream)
+        .mapToDouble(Double::doubleValue).max().orElse(1));
+    for (Level level : levels) {
+      top = Math.max(top, level.value());
+    }
+    long yMax = niceCeiling((long) Math.ceil(top));
     double plotW = WIDTH - LEFT - RIGHT;
     double plotH = HEIGHT - TOP - BOTTOM;
     StringBuilder svg = new StringBuilder();
@@ -34,7 +65,7 @@ final class ReleaseChart {
         + "height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">%n", WIDTH, HEIGHT));
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"15\" font-weight=\"bold\">"
-        + "Origin reads per second during a schema-changing release</text>%n", LEFT));
+        + "%s</text>%n", LEFT, escape(title)));
     List<String> lines = wrap(subtitle, 150);
     for (int i = 0; i < lines.size(); i++) {
       svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#555\">%s</text>%n", LEFT,
@@ -58,27 +89,35 @@ final class ReleaseChart {
     svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">seconds "
         + "since the first new pod (compressed time)</text>%n", LEFT + plotW / 2, HEIGHT - 12));
     svg.append(String.format(Locale.ROOT, "<text transform=\"translate(16,%.1f) rotate(-90)\" "
-        + "text-anchor=\"middle\">origin reads/s (ids)</text>%n", TOP + plotH / 2));
+        + "text-anchor=\"middle\">%s</text>%n", TOP + plotH / 2, escape(yLabel)));
     svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" "
         + "fill=\"none\" stroke=\"#999\"/>%n", LEFT, TOP, plotW, plotH));
     double x0 = LEFT + plotW * lead / seconds;
     svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" "
         + "stroke=\"#000\" stroke-width=\"1.5\"/>%n<text x=\"%.1f\" y=\"%d\">release starts</text>%n",
         x0, TOP, x0, TOP + plotH, x0 + 4, TOP + 12));
+    for (Level level : levels) {
+      double y = TOP + plotH - plotH * level.value() / yMax;
+      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+          + "stroke=\"#777\" stroke-dasharray=\"2,3\"/>%n<text x=\"%.1f\" y=\"%.1f\" "
+          + "text-anchor=\"end\" fill=\"#555\">%s</text>%n", LEFT, y, LEFT + plotW, y,
+          LEFT + plotW - 4, y - 4, escape(level.label())));
+    }
     for (int i = 0; i < results.size(); i++) {
       ReleaseResult r = results.get(i);
+      List<Double> line = values.get(i);
       String colour = COLOURS[i % COLOURS.length];
       StringBuilder points = new StringBuilder();
-      for (int s = 0; s < r.timeline().size(); s++) {
+      for (int s = 0; s < line.size(); s++) {
         double x = LEFT + plotW * (s + 0.5) / seconds;
-        double y = TOP + plotH - plotH * r.timeline().get(s) / yMax;
+        double y = TOP + plotH - plotH * line.get(s) / yMax;
         points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
       }
       svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
           + "points=\"%s\"/>%n", colour, points.toString().trim()));
       double xDone = x0 + plotW * r.releaseSeconds() / seconds;
-      int bucket = (int) Math.min(r.timeline().size() - 1, lead + Math.floor(r.releaseSeconds()));
-      double yDone = TOP + plotH - plotH * r.timeline().get(bucket) / yMax;
+      int bucket = (int) Math.min(line.size() - 1, lead + Math.floor(r.releaseSeconds()));
+      double yDone = TOP + plotH - plotH * line.get(bucket) / yMax;
       svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>%n",
           xDone, yDone, colour));
       if (r.gateSeconds() != null) {

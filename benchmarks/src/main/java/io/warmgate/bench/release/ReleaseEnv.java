@@ -19,10 +19,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The real components a release runs on: one Redis (the shared L2), one Spanner emulator seeded
- * with deals, a kube-apiserver with the CachePolicy and Rollout CRDs, and the warmgate operator in
- * this JVM (the benchmark plays the Argo Rollouts controller's status writes, as the gate
- * benchmark does). Pods are {@link ReleasePod}s in this JVM.
+ * The components a release runs on: one Redis (the shared L2), the origin (a Spanner emulator
+ * seeded with deals, or the capacity-modelled stand-in {@link ModelledDeals}), a kube-apiserver
+ * with the CachePolicy and Rollout CRDs, and the warmgate operator in this JVM (the benchmark plays
+ * the Argo Rollouts controller's status writes, as the gate benchmark does). Pods are
+ * {@link ReleasePod}s in this JVM.
  */
 final class ReleaseEnv implements AutoCloseable {
 
@@ -33,7 +34,8 @@ final class ReleaseEnv implements AutoCloseable {
 
   private final ReleaseParams params;
   private final RedisServer redis = RedisServer.create();
-  private final SpannerEmulator emulator = SpannerEmulator.create();
+  private final SpannerEmulator emulator;
+  private final ModelledDeals modelled;
   private final OriginLog origins = new OriginLog();
   private BenchCluster cluster;
   private WarmgateOperator operator;
@@ -42,14 +44,19 @@ final class ReleaseEnv implements AutoCloseable {
 
   private ReleaseEnv(ReleaseParams params) {
     this.params = params;
+    boolean emulated = params.origin() == ReleaseParams.Origin.EMULATOR;
+    this.emulator = emulated ? SpannerEmulator.create() : null;
+    this.modelled = emulated ? null : new ModelledDeals();
   }
 
   static ReleaseEnv start(ReleaseParams params) {
     ReleaseEnv env = new ReleaseEnv(params);
     try {
       env.redis.start();
-      env.emulator.start();
-      DealSeeder.seed(env.emulator.databaseClient(), params.deals());
+      if (env.emulator != null) {
+        env.emulator.start();
+        DealSeeder.seed(env.emulator.databaseClient(), params.deals());
+      }
       env.cluster = new BenchCluster(env.redis).start();
       env.cluster.createNamespace(NAMESPACE);
       env.operator = WarmgateOperator.start(OperatorSettings.fromEnvironment(Map.of(
@@ -74,8 +81,14 @@ final class ReleaseEnv implements AutoCloseable {
     return redis.uri();
   }
 
+  /** The emulator's host, or null when the origin is modelled. */
   String emulatorHost() {
-    return emulator.emulatorHost();
+    return emulator == null ? null : emulator.emulatorHost();
+  }
+
+  /** The modelled origin the pods share, or null when they read the emulator. */
+  ModelledDeals modelled() {
+    return modelled;
   }
 
   /** Commands on the benchmark's own Valkey connection (thread-safe, as Lettuce's are). */
@@ -140,7 +153,9 @@ final class ReleaseEnv implements AutoCloseable {
           cluster.close();
         }
       } finally {
-        emulator.close();
+        if (emulator != null) {
+          emulator.close();
+        }
         redis.close();
       }
     }

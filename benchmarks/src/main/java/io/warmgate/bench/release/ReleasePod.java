@@ -12,16 +12,16 @@ import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.example.deal.Deal;
 import io.warmgate.example.deal.DealOrigin;
-import io.warmgate.spanner.SpannerOrigin;
 import io.warmgate.testing.SpannerEmulator;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One pod of the fleet: its own Spanner client, its own cache (L1, Valkey connections, meters)
+ * One pod of the fleet: its own Spanner client (or the shared modelled origin), its own cache (L1, Valkey connections, meters)
  * with the fleet services a real pod runs (registry heartbeat under its pod-template hash, stats,
  * hot-key sampling, preload worker), all on the compressed clock of the benchmark. Only Redis,
  * the emulator and the {@link OriginLog} are shared.
@@ -37,9 +37,8 @@ final class ReleasePod implements AutoCloseable {
     }
   }
 
-  /** As in the fleet benchmark: a shared 2-core machine needs more than the 20 ms default. */
-  static final Duration L2_TIMEOUT = Duration.ofMillis(250);
-  private static final Duration ORIGIN_TIMEOUT = Duration.ofSeconds(60);
+  /** The emulator answers one query at a time in about 300 ms: calls queue behind each other. */
+  private static final Duration EMULATOR_TIMEOUT = Duration.ofSeconds(60);
 
   private final String name;
   private final Version version;
@@ -51,25 +50,38 @@ final class ReleasePod implements AutoCloseable {
   ReleasePod(String name, Version version, ReleaseEnv env) {
     this.name = name;
     this.version = version;
-    spanner = SpannerOptions.newBuilder()
-        .setProjectId(SpannerEmulator.PROJECT_ID)
-        .setEmulatorHost(env.emulatorHost())
-        .setCredentials(NoCredentials.getInstance())
-        .build()
-        .getService();
-    SpannerOrigin<Deal> deals = DealOrigin.spanner(spanner.getDatabaseClient(DatabaseId.of(
-        SpannerEmulator.PROJECT_ID, SpannerEmulator.INSTANCE_ID, SpannerEmulator.DEFAULT_DATABASE_ID)),
-        ORIGIN_TIMEOUT);
+    Origin<Deal> deals;
+    if (env.modelled() != null) {
+      spanner = null;
+      deals = env.modelled();
+    } else {
+      spanner = SpannerOptions.newBuilder()
+          .setProjectId(SpannerEmulator.PROJECT_ID)
+          .setEmulatorHost(env.emulatorHost())
+          .setCredentials(NoCredentials.getInstance())
+          .build()
+          .getService();
+      deals = DealOrigin.spanner(spanner.getDatabaseClient(DatabaseId.of(SpannerEmulator.PROJECT_ID,
+          SpannerEmulator.INSTANCE_ID, SpannerEmulator.DEFAULT_DATABASE_ID)), EMULATOR_TIMEOUT);
+    }
     cache = version.isNew()
         ? configure(WarmGate.newBuilder(NewDeal.class, env.origins().wrap(newVersion(deals), true)), env)
         : configure(WarmGate.newBuilder(Deal.class, env.origins().wrap(deals, false)), env);
   }
 
   private static Origin<NewDeal> newVersion(Origin<Deal> deals) {
-    return ids -> {
-      Map<String, NewDeal> out = new LinkedHashMap<>();
-      deals.loadAll(ids).forEach((id, deal) -> out.put(id, new NewDeal(deal, "even")));
-      return out;
+    return new Origin<>() {
+      @Override
+      public Map<String, NewDeal> loadAll(Collection<String> ids) throws Exception {
+        Map<String, NewDeal> out = new LinkedHashMap<>();
+        deals.loadAll(ids).forEach((id, deal) -> out.put(id, new NewDeal(deal, "even")));
+        return out;
+      }
+
+      @Override
+      public Duration timeout() {
+        return deals.timeout();
+      }
     };
   }
 
@@ -86,7 +98,7 @@ final class ReleasePod implements AutoCloseable {
         .refreshAhead(p.scaled(Practice.REFRESH_AHEAD))
         .lockTtl(Practice.lockTtl(p))
         .maxStaleness(p.scaled(Practice.MAX_STALENESS))
-        .l2Timeout(L2_TIMEOUT)
+        .l2Timeout(Duration.ofMillis(p.l2TimeoutMillis()))
         .meterRegistry(meters)
         .fleetServices(fleet -> fleet
             .hotKeys(new HotKeys(p.hotSamplePeriod(), HotKeys.DEFAULT_BUFFER_SIZE,
@@ -157,7 +169,9 @@ final class ReleasePod implements AutoCloseable {
     try {
       cache.close();
     } finally {
-      spanner.close();
+      if (spanner != null) {
+        spanner.close();
+      }
     }
   }
 

@@ -37,6 +37,7 @@ import java.util.Map;
  * @param gateSteps each step of a gated release as {@link GateSteps} first saw it, seconds after
  *     the canary started (empty when not gated)
  * @param failureKinds failed requests by exception and message start
+ * @param originLoad the modelled origin's load in the window, null with the emulator
  */
 record ReleaseResult(Strategy strategy, long originReads, long refreshReads, long newPodReads,
     long newPodRefreshReads, long requested, long union, long preloaded, long wasted,
@@ -44,7 +45,23 @@ record ReleaseResult(Strategy strategy, long originReads, long refreshReads, lon
     double peakPerSecond, double steadyCallMillis, double windowCallMillis, List<Long> timeline, int leadSeconds, long lookups, long failures,
     double p50Millis, double p99Millis, double releaseSeconds, double windowSeconds,
     Double gateSeconds, String gatePhase, Double coverageAtRelease, Double registeredSeconds,
-    Map<String, Double> gateSteps, Map<String, Long> failureKinds) {
+    Map<String, Double> gateSteps, Map<String, Long> failureKinds, OriginLoad originLoad) {
+
+  /**
+   * What a release asked of the modelled origin (a stand-in).
+   *
+   * @param nodes its nodes
+   * @param capacity single-row reads/s at 100 % CPU
+   * @param steadyCpu the CPU share the old fleet's steady traffic asked for, 0–1
+   * @param peakCpu the CPU share the window's busiest second asked for: the model's cost of what
+   *     arrived, past 1 when the release asked for more than the nodes serve
+   * @param calls origin calls in the window
+   * @param deadlineExceeded calls in the window that failed with {@code DEADLINE_EXCEEDED}
+   * @param resourceExhausted calls in the window refused with {@code RESOURCE_EXHAUSTED}
+   * @param cpuTimeline the CPU share asked each second, the buckets of {@code timeline}
+   */
+  record OriginLoad(double nodes, double capacity, double steadyCpu, double peakCpu, long calls,
+      long deadlineExceeded, long resourceExhausted, List<Double> cpuTimeline) {}
 
   /** Reads that filled a missing key (misses and preload): the release's own cost. */
   long fillReads() {

@@ -9,6 +9,7 @@ import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.TimeoutAction;
 import io.warmgate.operator.model.WarmupMode;
+import io.warmgate.sim.spanner.SpannerCapacity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,9 +21,12 @@ import java.util.Set;
 
 /**
  * Plays one release under one {@link Strategy}: an old-schema fleet of K pods serves steady
- * traffic, then new-schema pods replace it while the traffic goes on; the window ends one L2 TTL
- * after the last old pod left. The gated strategies run the real operator's gate on a Rollout
- * whose status the benchmark writes as the Argo controller would.
+ * traffic, then new-schema pods replace it while the traffic goes on. The window ends
+ * {@link ReleaseParams#windowSeconds} after the first new pod, the same for every strategy, or,
+ * when that is 0, one L2 TTL after the release's own last old pod left. The gated strategies run
+ * the real operator's gate on a Rollout whose status the benchmark writes as the Argo controller
+ * would. With the modelled origin, the instance is ample while the old fleet fills its caches and
+ * sized one L2 TTL before the release, where the steady rate is measured.
  */
 final class ReleaseRun {
 
@@ -35,11 +39,20 @@ final class ReleaseRun {
   private final Duration l2Ttl;
   /** A Rollout of its own per strategy: a deleted one may linger while its successor is created. */
   private final String rollout;
+  private final int repetition;
+  private final double nodes;
 
-  ReleaseRun(ReleaseEnv env, Strategy strategy) {
+  /**
+   * @param p the parameters, with the preload rate settled
+   * @param repetition which repetition of {@code strategy} this is, from 0: it varies the draws
+   * @param nodes the modelled origin's nodes (ignored with the emulator)
+   */
+  ReleaseRun(ReleaseEnv env, ReleaseParams p, Strategy strategy, int repetition, double nodes) {
     this.env = env;
-    this.p = env.params();
+    this.p = p;
     this.strategy = strategy;
+    this.repetition = repetition;
+    this.nodes = nodes;
     this.l2Ttl = p.scaled(Practice.L2_TTL);
     this.rollout = "deal-service-" + strategy.letter;
   }
@@ -62,15 +75,23 @@ final class ReleaseRun {
         fleet.start(ReleasePod.Version.OLD);
       }
       try (Traffic traffic = new Traffic(ids, p.idsPerRequest(), p.rate(), fleet,
-          p.seed() + strategy.ordinal())) {
-        Thread.sleep(steady.toMillis());
+          p.seed() + strategy.ordinal() + 1_000L * repetition)) {
+        if (env.modelled() != null) {
+          env.modelled().ample();
+          Thread.sleep(steady.minus(l2Ttl).toMillis());
+          env.modelled().size(nodes);
+          Thread.sleep(l2Ttl.toMillis());
+        } else {
+          Thread.sleep(steady.toMillis());
+        }
         long t0 = System.currentTimeMillis();
         long refreshedBefore = fleet.refreshedIds();
         double steadyL1 = l1HitRatio(fleet.live());
         Gate gate = release(fleet, policy, steadyL1);
         long released = System.currentTimeMillis();
-        Thread.sleep(l2Ttl.toMillis());
-        long end = System.currentTimeMillis();
+        long end = p.windowSeconds() > 0 ? t0 + (long) (p.windowSeconds() * 1000)
+            : released + l2Ttl.toMillis();
+        Thread.sleep(Math.max(0, end - System.currentTimeMillis()));
         traffic.close();
         return measure(traffic, t0, released, end, gate, fleet.refreshedIds() - refreshedBefore,
             fleet.refreshedIds(ReleasePod.Version.NEW));
@@ -265,6 +286,39 @@ final class ReleaseRun {
         List.copyOf(timeline), LEAD_SECONDS, lookups.size(), failures,
         Percentiles.nearestRank(latencies, 0.50) / 1000.0, Percentiles.nearestRank(latencies, 0.99) / 1000.0,
         (released - t0) / 1000.0, (end - t0) / 1000.0, gate.seconds(), gate.phase(),
-        gate.coverage(), gate.registeredSeconds(), gate.steps(), traffic.failureKinds());
+        gate.coverage(), gate.registeredSeconds(), gate.steps(), traffic.failureKinds(),
+        originLoad(origins, steadyFrom, t0, end));
+  }
+
+  /**
+   * The modelled origin's load: the CPU share its steady traffic and the window's busiest second
+   * asked for (the model's cost of the queries and rows that arrived, so past 100 % when the
+   * release asked for more than the nodes serve), and its refusals. Null with the emulator.
+   */
+  private ReleaseResult.OriginLoad originLoad(OriginLog origins, long steadyFrom, long t0,
+      long end) {
+    if (env.modelled() == null) {
+      return null;
+    }
+    SpannerCapacity model = new SpannerCapacity(env.modelled().settings());
+    double steady = cost(model, origins.between(steadyFrom, t0)) / ((t0 - steadyFrom) / 1000.0);
+    double nodes = model.settings().nodes();
+    double peak = 0;
+    List<Double> timeline = new ArrayList<>();
+    for (long from = t0 - LEAD_SECONDS * 1000L; from + 1000 <= end; from += 1000) {
+      double cpu = cost(model, origins.between(from, from + 1000)) / nodes;
+      timeline.add(cpu);
+      if (from >= t0) {
+        peak = Math.max(peak, cpu);
+      }
+    }
+    return new ReleaseResult.OriginLoad(nodes, model.settings().capacity(), steady / nodes, peak,
+        origins.callsBetween(t0, end), origins.failedBetween(t0, end, "DEADLINE_EXCEEDED"),
+        origins.failedBetween(t0, end, "RESOURCE_EXHAUSTED"), List.copyOf(timeline));
+  }
+
+  private static double cost(SpannerCapacity model, List<OriginLog.Read> reads) {
+    long rows = reads.stream().mapToLong(r -> r.ids().size()).sum();
+    return model.cost(reads.size(), rows);
   }
 }

@@ -106,11 +106,16 @@ public final class SpannerCapacity {
 
     /** Such as {@code 1.4 nodes (31,500 single-row reads/s at 100 % CPU), ...}. */
     public String describe() {
-      return String.format(Locale.ROOT, "%.1f nodes (%,.0f single-row reads/s at 100 %% CPU, "
+      return String.format(Locale.ROOT, "%s nodes (%,.0f single-row reads/s at 100 %% CPU, "
           + "%d %% line %,.0f/s), per-query share of a read's cost %.2f, base latency %d ms, "
-          + "client deadline %s, queue cap %s", nodes, capacity(), RECOMMENDED_CPU_PERCENT,
+          + "client deadline %s, queue cap %s", nodes(nodes), capacity(), RECOMMENDED_CPU_PERCENT,
           recommendedLine(), queryShare, baseLatency.toMillis(),
           human(deadline), human(maxQueue));
+    }
+
+    /** Tenths of a node from one node up, processing units (thousandths) below. */
+    private static String nodes(double nodes) {
+      return String.format(Locale.ROOT, nodes >= 1 ? "%.1f" : "%.3f", nodes);
     }
 
     private static void positive(String name, Duration d) {
