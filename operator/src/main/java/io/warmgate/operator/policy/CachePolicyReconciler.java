@@ -64,7 +64,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Reconciles again on every spec change, on changes of the target, when the outcome of its
  * Valkey endpoint's probe changes ({@link ValkeyChanges}: one probe per endpoint every recheck
- * interval, however many policies share it), every {@link #GATE_INTERVAL} while a canary is in
+ * interval, however many policies share it), when a Secret it names changes ({@link
+ * SecretChanges}: one {@code get} per Secret every recheck interval), every
+ * {@link #GATE_INTERVAL} while a canary is in
  * progress, so a warm canary is released within about that long, and every recheck interval
  * while the policy is not settled ({@link #settled}): not Ready (a Secret it names may appear,
  * and Secrets are read by name through {@link SecretReader}, never watched), in conflict with
@@ -136,9 +138,10 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     ValkeyChanges valkeyChanges = new ValkeyChanges();
     sources.add(valkeyChanges);
     valkey.watch(recheckInterval, valkeyChanges::changed);
-    // Secrets are read by name, never watched: see SecretReader.
-    valkeyCheck = new ValkeyCheck(valkey, allowed,
-        new SecretValues(new SecretReader(context.getClient(), clock)));
+    // Secrets are read by name, never watched: see SecretReader; SecretChanges reads them again.
+    SecretReader secrets = new SecretReader(context.getClient(), clock);
+    valkeyCheck = new ValkeyCheck(valkey, allowed, new SecretValues(secrets));
+    sources.add(new SecretChanges(secrets, policies, recheckInterval));
 
     InformerEventSource<Deployment, CachePolicy> deployments = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Deployment.class, CachePolicy.class)
@@ -398,9 +401,9 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
    * Whether a policy without a canary in progress can wait for a change: it is Ready, not in
    * conflict with another policy, and follows no change stream. Everything else it depends on
    * comes as an event: its spec, its target (informers), its Valkey endpoint
-   * ({@link ValkeyChanges}). An unsettled policy is passed again every recheck interval: the
-   * Secret it misses, or the policy it conflicts with, may change without an event to it, and a
-   * change stream's progress is read from Valkey only.
+   * ({@link ValkeyChanges}), the Secrets it names ({@link SecretChanges}). An unsettled policy is
+   * passed again every recheck interval: the policy it conflicts with may go without an event to
+   * it, a check that failed may pass now, and a change stream's progress is read from Valkey only.
    */
   static boolean settled(CachePolicySpec spec, CachePolicyStatus status) {
     return Conditions.isTrue(status, Conditions.READY)
