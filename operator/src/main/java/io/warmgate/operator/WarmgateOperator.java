@@ -103,10 +103,11 @@ public final class WarmgateOperator implements AutoCloseable {
         settings.valkeyRecheck(), settings.valkeyAllowed(), rollouts, leading::get);
     Controller<CachePolicy> controller = (Controller<CachePolicy>) operator.register(reconciler,
         config -> {
-          // Every pass, failed ones included, schedules the next (gate interval while a canary
-          // is in progress, recheck interval otherwise); this is the net under a lost timer,
-          // in place of JOSDK's default of 10 hours.
-          config.withReconciliationMaxInterval(settings.valkeyRecheck().multipliedBy(2));
+          // No periodic pass of every policy (JOSDK's default is one each 10 hours): a settled
+          // policy waits for a change, and every other pass, failed ones included, schedules
+          // its next itself (gate interval while a canary is in progress, recheck interval
+          // while not settled).
+          config.withReconciliationMaxInterval(null);
           if (!settings.namespaces().isEmpty()) {
             config.settingNamespaces(settings.namespaces());
           }

@@ -190,6 +190,27 @@ public final class RedisServer implements ManagedService {
     }
   }
 
+  /**
+   * Returns the commands the server processed since it started ({@code total_commands_processed}
+   * of {@code INFO stats}; the INFO of this call included).
+   *
+   * @throws IllegalStateException if the server is not running or refuses the command
+   */
+  public long commandsProcessed() {
+    try {
+      String info = String.valueOf(Resp.call(port(), tlsContext(), password, "INFO", "stats"));
+      for (String line : info.split("\r?\n")) {
+        if (line.startsWith("total_commands_processed:")) {
+          return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+        }
+      }
+      throw new IllegalStateException("INFO stats of " + uri()
+          + " has no total_commands_processed line: " + info);
+    } catch (IOException e) {
+      throw new IllegalStateException("INFO stats failed on " + uri() + ": " + e.getMessage(), e);
+    }
+  }
+
   private boolean answersPing() {
     try {
       return "PONG".equals(Resp.call(port, tlsContext(), password, "PING"));

@@ -6,7 +6,8 @@ final class PrometheusText {
   private PrometheusText() {}
 
   /**
-   * Sums the samples of metric {@code name} whose label set contains {@code label}.
+   * Sums the samples of metric {@code name} whose label set contains {@code label} (any sample
+   * when {@code label} is empty, those without labels included).
    *
    * @throws IllegalStateException if there is no such sample
    */
@@ -14,8 +15,10 @@ final class PrometheusText {
     double total = 0;
     boolean found = false;
     for (String line : text.split("\n")) {
-      if (line.startsWith(name + "{") && line.contains(label)) {
-        String value = line.substring(line.lastIndexOf('}') + 1).trim().split("\\s+")[0];
+      boolean unlabelled = label.isEmpty() && line.startsWith(name + " ");
+      if (unlabelled || (line.startsWith(name + "{") && line.contains(label))) {
+        String value = line.substring(unlabelled ? name.length() : line.lastIndexOf('}') + 1)
+            .trim().split("\\s+")[0];
         total += Double.parseDouble(value);
         found = true;
       }

@@ -62,10 +62,16 @@ import org.slf4j.LoggerFactory;
  * Valkey connection and reports it as {@code status.changeStream} and {@code ChangesFollowed}
  * ({@link ChangeStreamProgress}), on every pass, so as often as Valkey is probed.
  *
- * <p>Reconciles again on every spec change, on changes of the target, and every recheck interval
- * to follow Valkey and the Secrets it names (read by name through {@link SecretReader}, never
- * watched); every {@link #GATE_INTERVAL} while a canary is in
- * progress, so a warm canary is released within about that long. A failing policy never affects
+ * <p>Reconciles again on every spec change, on changes of the target, when the outcome of its
+ * Valkey endpoint's probe changes ({@link ValkeyChanges}: one probe per endpoint every recheck
+ * interval, however many policies share it), when a Secret it names changes ({@link
+ * SecretChanges}: one {@code get} per Secret every recheck interval), every
+ * {@link #GATE_INTERVAL} while a canary is in
+ * progress, so a warm canary is released within about that long, and every recheck interval
+ * while the policy is not settled ({@link #settled}): not Ready (a Secret it names may appear,
+ * and Secrets are read by name through {@link SecretReader}, never watched), in conflict with
+ * another policy, or following a change stream whose progress lives only in Valkey. A settled
+ * policy has no timer: nothing of it runs while nothing changes. A failing policy never affects
  * another one.
  */
 @ControllerConfiguration(name = CachePolicyReconciler.NAME, triggerReconcilerOnAllEvents = true)
@@ -129,9 +135,13 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     PolicyConflicts.addIndexes(policies);
 
     List<EventSource<?, CachePolicy>> sources = new ArrayList<>();
-    // Secrets are read by name, never watched: see SecretReader.
-    valkeyCheck = new ValkeyCheck(valkey, allowed,
-        new SecretValues(new SecretReader(context.getClient(), clock)));
+    ValkeyChanges valkeyChanges = new ValkeyChanges();
+    sources.add(valkeyChanges);
+    valkey.watch(recheckInterval, valkeyChanges::changed);
+    // Secrets are read by name, never watched: see SecretReader; SecretChanges reads them again.
+    SecretReader secrets = new SecretReader(context.getClient(), clock);
+    valkeyCheck = new ValkeyCheck(valkey, allowed, new SecretValues(secrets));
+    sources.add(new SecretChanges(secrets, policies, recheckInterval));
 
     InformerEventSource<Deployment, CachePolicy> deployments = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Deployment.class, CachePolicy.class)
@@ -368,7 +378,8 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
 
   /**
    * Patches the status if the pass changed it, and comes back every {@link #GATE_INTERVAL} while
-   * a canary is in progress, every recheck interval otherwise.
+   * a canary is in progress, every recheck interval while the policy is not {@link #settled},
+   * and only on a change otherwise.
    */
   private UpdateControl<CachePolicy> finish(PolicyPass pass, boolean canaryActive) {
     if (!leading.getAsBoolean()) {
@@ -378,8 +389,26 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     UpdateControl<CachePolicy> control = pass.statusChanged()
         ? UpdateControl.patchStatus(statusPatch(pass.policy(), pass.status()))
         : UpdateControl.noUpdate();
-    return control.rescheduleAfter(canaryActive && GATE_INTERVAL.compareTo(recheckInterval) < 0
-        ? GATE_INTERVAL : recheckInterval);
+    if (canaryActive) {
+      return control.rescheduleAfter(GATE_INTERVAL.compareTo(recheckInterval) < 0
+          ? GATE_INTERVAL : recheckInterval);
+    }
+    return settled(pass.spec(), pass.status()) ? control
+        : control.rescheduleAfter(recheckInterval);
+  }
+
+  /**
+   * Whether a policy without a canary in progress can wait for a change: it is Ready, not in
+   * conflict with another policy, and follows no change stream. Everything else it depends on
+   * comes as an event: its spec, its target (informers), its Valkey endpoint
+   * ({@link ValkeyChanges}), the Secrets it names ({@link SecretChanges}). An unsettled policy is
+   * passed again every recheck interval: the policy it conflicts with may go without an event to
+   * it, a check that failed may pass now, and a change stream's progress is read from Valkey only.
+   */
+  static boolean settled(CachePolicySpec spec, CachePolicyStatus status) {
+    return Conditions.isTrue(status, Conditions.READY)
+        && !Conditions.isTrue(status, Conditions.CONFLICT)
+        && (spec == null || spec.getChangeStream() == null);
   }
 
   /** Leaves {@code policy} to the leader: no write, no next pass from this replica. */

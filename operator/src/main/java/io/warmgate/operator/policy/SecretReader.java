@@ -9,10 +9,17 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the Secrets that policies name, one {@code get} by name each, and keeps what it read for
@@ -21,10 +28,13 @@ import java.util.Optional;
  * policies name, however many other Secrets the cluster has.
  *
  * <p>A changed Secret is seen at the latest {@link #MAX_AGE} after the change, on the next pass
- * of a policy that names it. Thread-safe; at most {@link #CAPACITY} values are kept, the least
- * recently used dropped first.
+ * of a policy that names it, or when {@link #reread} reads it again ({@link SecretChanges}, once
+ * per Secret every recheck interval, however many policies name it). Thread-safe; at most
+ * {@link #CAPACITY} values are kept, the least recently used dropped first.
  */
 final class SecretReader {
+
+  private static final Logger log = LoggerFactory.getLogger(SecretReader.class);
 
   /** How long a value read (or a Secret found missing) is used before it is read again. */
   static final Duration MAX_AGE = Duration.ofSeconds(5);
@@ -81,22 +91,73 @@ final class SecretReader {
     return read;
   }
 
+  /**
+   * Reads every Secret a kept value came from again, one {@code get} per Secret, keeps what it
+   * read, and returns the Secrets of which a kept key now reads differently (another value, or
+   * found where it was missing, or the reverse). A Secret that cannot be read now (the API server
+   * away) is left as it was and tried again next time.
+   */
+  Set<ResourceID> reread() {
+    Map<ResourceID, List<String>> keysBySecret = new LinkedHashMap<>();
+    synchronized (reads) {
+      reads.keySet().forEach(k ->
+          keysBySecret.computeIfAbsent(k.secret(), s -> new ArrayList<>()).add(k.key()));
+    }
+    Set<ResourceID> changed = new LinkedHashSet<>();
+    Instant now = clock.instant();
+    keysBySecret.forEach((secret, keys) -> {
+      Fetched fetched;
+      try {
+        fetched = fetchSecret(secret.getNamespace().orElseThrow(), secret.getName());
+      } catch (KubernetesClientException e) {
+        log.debug("Reading Secret {} again failed; trying again next time", secret, e);
+        return;
+      }
+      for (String key : keys) {
+        Read read = fetched.read(key, now);
+        Read kept;
+        synchronized (reads) {
+          kept = reads.put(new Key(secret, key), read);
+        }
+        if (kept == null || kept.found() != read.found()
+            || !Arrays.equals(kept.value(), read.value())) {
+          changed.add(secret);
+        }
+      }
+    });
+    return changed;
+  }
+
   private Read fetch(String namespace, String name, String key, Instant now) {
-    Secret secret;
+    return fetchSecret(namespace, name).read(key, now);
+  }
+
+  /** One {@code get} of a Secret: the Secret, null when it does not exist, or forbidden. */
+  private record Fetched(Secret secret, boolean forbidden) {
+
+    Read read(String key, Instant now) {
+      if (forbidden) {
+        return new Read(Found.FORBIDDEN, null, now);
+      }
+      if (secret == null) {
+        return new Read(Found.NO_SECRET, null, now);
+      }
+      return Optional.ofNullable(value(secret, key))
+          .map(v -> new Read(Found.VALUE, v, now))
+          .orElseGet(() -> new Read(Found.NO_KEY, null, now));
+    }
+  }
+
+  /** @throws KubernetesClientException on an error other than forbidden */
+  private Fetched fetchSecret(String namespace, String name) {
     try {
-      secret = client.secrets().inNamespace(namespace).withName(name).get();
+      return new Fetched(client.secrets().inNamespace(namespace).withName(name).get(), false);
     } catch (KubernetesClientException e) {
       if (e.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
-        return new Read(Found.FORBIDDEN, null, now);
+        return new Fetched(null, true);
       }
       throw e;
     }
-    if (secret == null) {
-      return new Read(Found.NO_SECRET, null, now);
-    }
-    return Optional.ofNullable(value(secret, key))
-        .map(v -> new Read(Found.VALUE, v, now))
-        .orElseGet(() -> new Read(Found.NO_KEY, null, now));
   }
 
   private static char[] value(Secret secret, String key) {

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,10 @@ abstract sealed class Link permits StandaloneLink, ClusterLink {
   final Duration timeout;
   /** Policies (namespace/name) using this link; guarded by the owning {@link ValkeyClients}. */
   final Set<String> users = new HashSet<>();
+  /** The outcome of the last probe, by a policy's pass or the watcher; null before the first. */
+  volatile ProbeResult lastProbe;
+  /** The watcher's timer of this link, or null when not watched; guarded by the owner. */
+  ScheduledFuture<?> watching;
   /** Connects to single nodes: the server, or a cluster's seeds and nodes when checking them. */
   final RedisClient single;
 

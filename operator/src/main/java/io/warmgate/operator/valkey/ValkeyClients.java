@@ -5,13 +5,23 @@ import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one Valkey client per {@link ValkeyEndpoint} (a standalone server or a cluster), shared
  * by every policy that uses it, and closes it when the last such policy lets go.
+ *
+ * <p>Once {@link #watch watched}, each endpoint with a client is probed again on a timer, one
+ * probe per endpoint however many policies use it, and the policies that use it are named to the
+ * listener when its outcome changes: a policy then needs no timer of its own to notice Valkey
+ * going down or coming back.
  *
  * <p>Thread-safe. {@link #probe} blocks for at most the probe timeout per address or node, so a
  * dead endpoint slows only the policies that use it.
@@ -24,6 +34,9 @@ public final class ValkeyClients implements AutoCloseable {
   private final ClientResources resources;
   private final Map<ValkeyEndpoint, Link> byEndpoint = new HashMap<>();
   private final Map<String, ValkeyEndpoint> byUser = new HashMap<>();
+  private ScheduledExecutorService watcher;
+  private Duration watchEvery;
+  private Consumer<Set<String>> onChange;
 
   /**
    * The user name a policy's connection is kept under: {@code <namespace>/<name>}, so that the
@@ -48,7 +61,37 @@ public final class ValkeyClients implements AutoCloseable {
    * and no longer any other.
    */
   public ProbeResult probe(String user, ValkeyEndpoint endpoint) {
-    return acquire(user, endpoint).probe();
+    Link link = acquire(user, endpoint);
+    ProbeResult result = link.probe();
+    link.lastProbe = result;
+    return result;
+  }
+
+  /**
+   * From now on probes every endpoint with a client every {@code every} and, when the outcome
+   * differs from the endpoint's last probe (by this timer or by {@link #probe}), passes the users
+   * of that endpoint to {@code changed}, on the watcher's thread. One thread probes every
+   * endpoint in turn, so a dead one delays the others by at most the probe timeout per address.
+   *
+   * @throws IllegalArgumentException if {@code every} is not positive
+   * @throws IllegalStateException if already watched
+   */
+  public synchronized void watch(Duration every, Consumer<Set<String>> changed) {
+    if (every.isNegative() || every.isZero()) {
+      throw new IllegalArgumentException("the Valkey recheck interval must be positive, got "
+          + every + "; set WARMGATE_VALKEY_RECHECK_INTERVAL to e.g. 30s");
+    }
+    if (watcher != null) {
+      throw new IllegalStateException("Valkey endpoints are already watched");
+    }
+    watchEvery = every;
+    onChange = Objects.requireNonNull(changed, "changed");
+    watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "warmgate-valkey-watch");
+      t.setDaemon(true);
+      return t;
+    });
+    byEndpoint.values().forEach(this::schedule);
   }
 
   /**
@@ -80,6 +123,9 @@ public final class ValkeyClients implements AutoCloseable {
         link.users.remove(user);
         if (link.users.isEmpty()) {
           byEndpoint.remove(endpoint);
+          if (link.watching != null) {
+            link.watching.cancel(false);
+          }
           toClose = link;
         }
       }
@@ -107,17 +153,56 @@ public final class ValkeyClients implements AutoCloseable {
       byUser.put(user, endpoint);
       Link link = byEndpoint.computeIfAbsent(endpoint, e -> {
         log.info("Opening a Valkey client for {}", e);
-        return e.cluster() ? new ClusterLink(e, timeout, resources)
+        Link opened = e.cluster() ? new ClusterLink(e, timeout, resources)
             : new StandaloneLink(e, timeout, resources);
+        schedule(opened);
+        return opened;
       });
       link.users.add(user);
       return link;
     }
   }
 
+  /** Probes {@code link} every {@link #watchEvery} while watched; called holding this lock. */
+  private void schedule(Link link) {
+    if (watcher != null) {
+      long millis = watchEvery.toMillis();
+      link.watching = watcher.scheduleWithFixedDelay(() -> recheck(link), millis, millis,
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** The timer's probe of {@code link}: names its users to the listener when the outcome moved. */
+  private void recheck(Link link) {
+    try {
+      ProbeResult result = link.probe();
+      ProbeResult before = link.lastProbe;
+      link.lastProbe = result;
+      if (result.equals(before)) {
+        return;
+      }
+      Set<String> users;
+      synchronized (this) {
+        if (byEndpoint.get(link.endpoint) != link) {
+          return; // released meanwhile
+        }
+        users = Set.copyOf(link.users);
+      }
+      log.info("Valkey at {} now: {} ({}); reconciling the {} policies using it",
+          link.endpoint, result.reason(), result.message(), users.size());
+      onChange.accept(users);
+    } catch (RuntimeException e) {
+      // A probe reports failures as results; anything else must not end the timer.
+      log.warn("Rechecking Valkey at {} failed", link.endpoint, e);
+    }
+  }
+
   @Override
   public void close() {
     synchronized (this) {
+      if (watcher != null) {
+        watcher.shutdownNow();
+      }
       byEndpoint.values().forEach(Link::close);
       byEndpoint.clear();
       byUser.clear();

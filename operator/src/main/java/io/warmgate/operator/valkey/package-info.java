@@ -3,7 +3,9 @@
  * keeps one link per endpoint, shared by the policies that name it; a link probes the server or
  * every node of the cluster for {@code L2Reachable} and explains a failure (refused, unknown host,
  * credentials, TLS, not Valkey, wrong mode: {@code ValkeyFailures}, {@code WireCheck}), and hands
- * the rollout gate its commands ({@link io.warmgate.operator.valkey.ValkeyCommands}).
+ * the rollout gate its commands ({@link io.warmgate.operator.valkey.ValkeyCommands}). Watched, the
+ * links are probed again on one timer, one probe per endpoint, and the policies of an endpoint
+ * whose outcome changed are named to the reconciler, so that no policy needs a timer of its own.
  *
  * <p>It is not {@code warmgate-valkey-client}'s connection, which serves long-lived data paths:
  * that one refuses commands while a node is disconnected and reconnects in the background, where
