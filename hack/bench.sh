@@ -12,7 +12,10 @@
 # A full run with no arguments also rewrites the tables of docs/performance.md, docs/benchmark-report.md
 # and docs/release-origin-reads.svg. The cluster part (the L2 benchmarks on a Redis cluster, about
 # ten minutes) runs only when named: `hack/bench.sh --only cluster` rewrites its cluster table
-# and docs/benchmark-cluster.md. So does the freshness part (staleness after a write with change
+# and docs/benchmark-cluster.md. So does the scale part (the release with 16 agents at 20,000
+# lookups/s against the capacity-modelled origin, a stand-in; about 50 minutes for its three
+# repetitions, --scale-<name> value as --release-<name>): `hack/bench.sh --only scale` rewrites its
+# scale table, docs/benchmark-scale.md and its two charts. So does the freshness part (staleness after a write with change
 # streams, --freshness-<name> value): `hack/bench.sh --only freshness` rewrites its freshness
 # table and docs/benchmark-freshness.md. The simulator part (the same release at internet scale in
 # the deterministic fleet simulator, against a capacity-modelled Spanner stand-in; a few minutes,
@@ -105,6 +108,23 @@ if [[ -f "$out/cluster-summary.md" && "${BENCH_QUICK:-0}" != 1 && "$*" == "--onl
   log "copying the cluster figures into docs/"
   copy_summary "$out/cluster-summary.md" cluster
   cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-cluster.md"
+fi
+
+# The scale part alone (its --scale-<name> settings allowed: the report lists them) regenerates the
+# scale table of docs/performance.md, its report and charts in docs/.
+scale_alone() {
+  [[ "${1:-}" == "--only" && "${2:-}" == "scale" ]] || return 1
+  shift 2
+  while [[ $# -gt 0 ]]; do
+    [[ "$1" == --scale-* && $# -ge 2 ]] || return 1
+    shift 2
+  done
+}
+if [[ -f "$out/scale-summary.md" && "${BENCH_QUICK:-0}" != 1 ]] && scale_alone "$@"; then
+  log "copying the scale figures into docs/"
+  copy_summary "$out/scale-summary.md" scale
+  cp "$out/report.md" "$WARMGATE_ROOT/docs/benchmark-scale.md"
+  cp "$out/release-scale-origin-reads.svg" "$out/release-scale-origin-cpu.svg" "$WARMGATE_ROOT/docs/"
 fi
 
 # A full run of every part ends with the simulator, which writes its own report and chart.

@@ -14,7 +14,8 @@ import java.util.function.Function;
  */
 final class ReleaseChart {
 
-  private static final String[] COLOURS = {"#d62728", "#ff7f0e", "#8c564b", "#2ca02c", "#1f77b4"};
+  private static final String[] COLOURS = {"#d62728", "#ff7f0e", "#8c564b", "#2ca02c", "#1f77b4",
+      "#9467bd"};
   private static final int WIDTH = 1100;
   private static final int HEIGHT = 420;
   private static final int LEFT = 70;

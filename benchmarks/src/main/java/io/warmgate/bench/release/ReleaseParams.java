@@ -53,8 +53,10 @@ record ReleaseParams(int agents, int deals, double skew, int rate, int idsPerReq
     Origin origin, double nodes, int repetitions, double windowSeconds, int l2TimeoutMillis,
     String strategies) {
 
-  /** Every strategy. */
-  static final String ALL_STRATEGIES = "abcde";
+  /** Every strategy ((f) only with the modelled origin, whose 65 % line is its budget). */
+  static final String ALL_STRATEGIES = "abcdef";
+  /** The strategies the emulator plays. */
+  static final String EMULATOR_STRATEGIES = "abcde";
 
   /** What answers the pods' misses. */
   enum Origin {
@@ -66,12 +68,12 @@ record ReleaseParams(int agents, int deals, double skew, int rate, int idsPerReq
 
   static ReleaseParams full() {
     return new ReleaseParams(8, 10_000, 1.1, 2, 50, 2_000, 500, 20, 2, 1, 42, Origin.EMULATOR, 0,
-        1, 0, EMULATOR_L2_TIMEOUT_MILLIS, ALL_STRATEGIES);
+        1, 0, EMULATOR_L2_TIMEOUT_MILLIS, EMULATOR_STRATEGIES);
   }
 
   static ReleaseParams quick() {
     return new ReleaseParams(3, 2_000, 1.1, 2, 50, 2_000, 500, 30, 1, 1, 42, Origin.EMULATOR, 0,
-        1, 0, EMULATOR_L2_TIMEOUT_MILLIS, ALL_STRATEGIES);
+        1, 0, EMULATOR_L2_TIMEOUT_MILLIS, EMULATOR_STRATEGIES);
   }
 
   /**
@@ -82,7 +84,7 @@ record ReleaseParams(int agents, int deals, double skew, int rate, int idsPerReq
    */
   static ReleaseParams scale() {
     return new ReleaseParams(16, 1_000_000, 1.21, 400, 50, 10_000, 0, 10, 2, 1, 42,
-        Origin.MODELLED, 0, 3, 150, (int) Practice.L2_TIMEOUT.toMillis(), ALL_STRATEGIES);
+        Origin.MODELLED, 0, 3, 120, (int) Practice.L2_TIMEOUT.toMillis(), ALL_STRATEGIES);
   }
 
   /**
@@ -141,6 +143,11 @@ record ReleaseParams(int agents, int deals, double skew, int rate, int idsPerReq
             + ": use agents, deals, skew, rate, ids-per-request, hot-set-size, preload-rate, "
             + "time-factor, learn-half-lives, hot-sample-period, seed, origin, nodes, "
             + "repetitions, window, l2-timeout-ms or strategies");
+      }
+      if (o == Origin.EMULATOR && plays.indexOf('f') >= 0) {
+        throw new IllegalArgumentException("strategy f (originBudget at the origin's 65 % line) "
+            + "needs --release-origin modelled: the emulator has no capacity line; got strategies '"
+            + plays + "'");
       }
       return new ReleaseParams(k, n, s, r, ids, hot, preload, f, learn, sample, x, o, nd, reps,
           window, l2, plays);

@@ -44,7 +44,7 @@ final class ReleaseRun {
 
   /**
    * @param p the parameters, with the preload rate settled
-   * @param repetition which repetition of {@code strategy} this is, from 0: it varies the draws
+   * @param repetition which repetition of {@code strategy} this is, from 0: it chooses the draws
    * @param nodes the modelled origin's nodes (ignored with the emulator)
    */
   ReleaseRun(ReleaseEnv env, ReleaseParams p, Strategy strategy, int repetition, double nodes) {
@@ -74,8 +74,9 @@ final class ReleaseRun {
       for (int i = 0; i < p.agents(); i++) {
         fleet.start(ReleasePod.Version.OLD);
       }
+      // Every strategy of a repetition draws the same requests: their differences are theirs.
       try (Traffic traffic = new Traffic(ids, p.idsPerRequest(), p.rate(), fleet,
-          p.seed() + strategy.ordinal() + 1_000L * repetition)) {
+          p.seed() + 1_000L * repetition)) {
         if (env.modelled() != null) {
           env.modelled().ample();
           Thread.sleep(steady.minus(l2Ttl).toMillis());
@@ -133,7 +134,7 @@ final class ReleaseRun {
         fleet.replaceAll(old.subList(1, old.size()), ReleasePod.Version.NEW);
         return Gate.NONE;
       }
-      case ORGANIC, PRELOAD -> {
+      case ORGANIC, PRELOAD, PRELOAD_BUDGET -> {
         ArgoRolloutPart argo = env.argo();
         ReleasePod canary;
         long releasedNanos;
@@ -187,7 +188,11 @@ final class ReleaseRun {
       spec.setLockTtl(duration(Practice.lockTtl(p)));
       spec.setMaxStaleness(duration(p.scaled(Practice.MAX_STALENESS)));
     }, warmup -> {
-      warmup.setMode(strategy == Strategy.PRELOAD ? WarmupMode.Preload : WarmupMode.Organic);
+      warmup.setMode(strategy == Strategy.ORGANIC ? WarmupMode.Organic : WarmupMode.Preload);
+      if (strategy == Strategy.PRELOAD_BUDGET) {
+        // The origin's recommended line, in single-row reads/s: what the gate may let it reach.
+        warmup.setOriginBudget((int) SpannerCapacity.Settings.of(nodes).recommendedLine());
+      }
       warmup.setHotSetSize(p.hotSetSize());
       warmup.setPreloadRate(p.preloadRate());
       warmup.setMaxWait(duration(p.scaled(Practice.MAX_WAIT)));

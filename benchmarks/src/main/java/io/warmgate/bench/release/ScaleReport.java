@@ -67,11 +67,11 @@ final class ScaleReport {
     md.append(settings(p));
     md.append("| strategy | peak origin reads/s (1 s) | peak CPU asked of the origin | steady "
         + "reads/s | origin reads in window | release | DEADLINE_EXCEEDED calls | failed lookups "
-        + "| lookups/s served | lookup p99 |\n");
-    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        + "| lookups/s served | lookup p99 | gate (each run) |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     double window = p.windowSeconds();
     runs.forEach((strategy, list) -> md.append(String.format(Locale.ROOT,
-        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", strategy,
+        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", strategy,
         range(list, ReleaseResult::peakPerSecond, "%,.0f"),
         range(list, r -> 100 * r.originLoad().peakCpu(), "%.0f %%"),
         range(list, ReleaseResult::steadyPerSecond, "%,.0f"),
@@ -80,7 +80,7 @@ final class ScaleReport {
         range(list, r -> r.originLoad().deadlineExceeded(), "%,.0f"),
         range(list, r -> r.failures(), "%,.0f"),
         range(list, r -> r.lookups() * (double) p.idsPerRequest() / window, "%,.0f"),
-        range(list, ReleaseResult::p99Millis, "%.0f ms"))));
+        range(list, ReleaseResult::p99Millis, "%.0f ms"), gates(list))));
     double slowest = played.results().stream().mapToDouble(ReleaseResult::releaseSeconds).max()
         .orElse(0);
     md.append(String.format(Locale.ROOT, "%nThe slowest release ended %.1f s after its first new "
@@ -141,8 +141,28 @@ final class ScaleReport {
         fmt("%,.0f calls, %,.0f lookups", eDeadline, eFailed), eDeadline == 0 && eFailed == 0));
     md.append(bar(summary, "(e) release ≤ 3 min in real time",
         fmt("%.0f s", eRelease), eRelease <= RELEASE_BAR_SECONDS));
+    List<ReleaseResult> f = runs.get(Strategy.PRELOAD_BUDGET);
+    if (f != null) {
+      double fCpu = median(f, r -> r.originLoad().peakCpu());
+      md.append(bar(summary, "(f) peak CPU asked of the origin ≤ the "
+          + SpannerCapacity.RECOMMENDED_CPU_PERCENT + " % line, `originBudget` "
+          + fmt("%,.0f", origin.recommendedLine()) + " reads/s", fmt("%.0f %%", 100 * fCpu),
+          fCpu <= line));
+    }
     md.append(String.format(Locale.ROOT, "%nThe origin: %s.%n", origin.describe()));
     return md.toString();
+  }
+
+  /** Each run's gate: its phase at release, after how long, at what coverage; – ungated. */
+  private static String gates(List<ReleaseResult> runs) {
+    List<String> gates = new ArrayList<>();
+    for (ReleaseResult r : runs) {
+      if (r.gateSeconds() != null) {
+        gates.add(fmt("%s after %.1f s, coverage %s", r.gatePhase(), r.gateSeconds(),
+            r.coverageAtRelease() == null ? "unknown" : fmt("%.1f %%", r.coverageAtRelease())));
+      }
+    }
+    return gates.isEmpty() ? "–" : String.join("; ", gates);
   }
 
   private static String bar(Summary summary, String what, String measured, boolean met) {

@@ -6,7 +6,9 @@ enum Strategy {
   ONE_BY_ONE("b", "one pod at a time, each until its L1 is warm"),
   FIXED_WAIT("c", "canary fills L2 for a fixed 10 min, then the rest"),
   ORGANIC("d", "warmgate Organic"),
-  PRELOAD("e", "warmgate Preload");
+  PRELOAD("e", "warmgate Preload"),
+  /** Needs the modelled origin: the budget is its recommended CPU line. */
+  PRELOAD_BUDGET("f", "warmgate Preload, originBudget at the origin's 65 % line");
 
   final String letter;
   final String label;
@@ -17,7 +19,7 @@ enum Strategy {
   }
 
   boolean gated() {
-    return this == ORGANIC || this == PRELOAD;
+    return this == ORGANIC || this == PRELOAD || this == PRELOAD_BUDGET;
   }
 
   @Override
