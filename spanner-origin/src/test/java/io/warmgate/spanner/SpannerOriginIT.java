@@ -7,9 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.ErrorCode;
 import com.google.cloud.spanner.SpannerException;
+import io.warmgate.testing.CountingReads;
 import io.warmgate.testing.SpannerEmulatorExtension;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,18 +43,7 @@ class SpannerOriginIT {
   static void seed() {
     Items.create(spanner);
     Items.seed(spanner.databaseClient(), 40);
-    DatabaseClient real = spanner.databaseClient();
-    counting = (DatabaseClient) Proxy.newProxyInstance(DatabaseClient.class.getClassLoader(),
-        new Class<?>[] {DatabaseClient.class}, (proxy, method, args) -> {
-          if (method.getName().startsWith("singleUse")) {
-            reads.incrementAndGet();
-          }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    counting = CountingReads.counting(spanner.databaseClient(), reads);
   }
 
   private static SpannerOrigin.Builder items() {

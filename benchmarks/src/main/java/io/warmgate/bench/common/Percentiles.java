@@ -10,10 +10,16 @@ public final class Percentiles {
    * below it; 0 when there are none.
    */
   public static long nearestRank(long[] sorted, double q) {
-    if (sorted.length == 0) {
-      return 0;
-    }
-    int rank = (int) Math.ceil(q * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    return sorted.length == 0 ? 0 : sorted[index(sorted.length, q)];
+  }
+
+  /** As {@link #nearestRank(long[], double)}, for samples that are not whole numbers. */
+  public static double nearestRank(double[] sorted, double q) {
+    return sorted.length == 0 ? 0 : sorted[index(sorted.length, q)];
+  }
+
+  private static int index(int count, double q) {
+    int rank = (int) Math.ceil(q * count);
+    return Math.max(0, Math.min(count - 1, rank - 1));
   }
 }

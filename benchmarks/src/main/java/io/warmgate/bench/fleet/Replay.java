@@ -1,5 +1,6 @@
 package io.warmgate.bench.fleet;
 
+import io.warmgate.bench.common.Percentiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -73,8 +74,7 @@ final class Replay {
       threads.shutdownNow();
     }
     long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
-    double p99 = sorted.length == 0 ? 0
-        : sorted[(int) Math.max(0, Math.ceil(0.99 * sorted.length) - 1)] / 1e6;
+    double p99 = Percentiles.nearestRank(sorted, 0.99) / 1e6;
     return new Outcome(requests.sum(), failures.sum(), (System.nanoTime() - start) / 1e9, p99);
   }
 }

@@ -1,7 +1,7 @@
 package io.warmgate.bench.operator;
 
+import io.warmgate.bench.common.Percentiles;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -50,10 +50,8 @@ final class Samples {
     if (millis.isEmpty()) {
       return Double.NaN;
     }
-    List<Double> sorted = new ArrayList<>(millis);
-    Collections.sort(sorted);
-    int rank = (int) Math.ceil(p / 100.0 * sorted.size());
-    return sorted.get(Math.max(0, rank - 1));
+    double[] sorted = millis.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return Percentiles.nearestRank(sorted, p / 100.0);
   }
 
   /** "p50 / p95 / max" in milliseconds, for a table cell. */

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.gate.FakeAgents;
 import io.warmgate.operator.gate.FakeArgo;
 import io.warmgate.operator.model.CachePolicy;
@@ -16,15 +15,16 @@ import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
+import io.warmgate.operator.testing.RunningOperator;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -40,12 +40,16 @@ class BadInputReconcileIT {
   static final String CANARY = FakeArgo.CANARY;
 
   @RegisterExtension
+  @Order(1)
   static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  @Order(2)
+  static final RunningOperator operator = RunningOperator.withRollouts(api);
 
   @RegisterExtension
   static final RedisExtension redis = new RedisExtension();
 
-  static WarmgateOperator operator;
   static Policies policies;
   static KubernetesClient client;
 
@@ -54,19 +58,9 @@ class BadInputReconcileIT {
   List<String> hot;
 
   @BeforeAll
-  static void startOperator() {
-    api.applyCrd(ApiServer.cachePolicyCrd());
-    api.applyCrd(ApiServer.rolloutCrd());
+  static void clients() {
     client = api.client();
-    policies = new Policies(client);
-    operator = Policies.startOperator(client);
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    if (operator != null) {
-      operator.close();
-    }
+    policies = operator.policies();
   }
 
   /** A canary of a new schema held at its gate, half warm, and a healthy Deployment policy. */

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.FieldValidateable.Validation;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.operator.testing.RejectCorpus;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -40,10 +41,7 @@ class BadPolicyYamlIT {
   }
 
   static Stream<Path> badPolicies() throws IOException, URISyntaxException {
-    Path dir = Path.of(BadPolicyYamlIT.class.getResource("/bad-input/policies").toURI());
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList().stream();
-    }
+    return RejectCorpus.files("/bad-input/policies");
   }
 
   @Test
@@ -56,9 +54,7 @@ class BadPolicyYamlIT {
   @MethodSource("badPolicies")
   void badPolicyIsRefusedNamingTheField(Path file) throws IOException {
     String yaml = Files.readString(file, StandardCharsets.UTF_8);
-    String expected = yaml.lines().filter(l -> l.startsWith("# rejects: ")).findFirst()
-        .map(l -> l.substring("# rejects: ".length()))
-        .orElseThrow(() -> new IllegalStateException(file + " lacks a '# rejects: ' line"));
+    String expected = RejectCorpus.rejects(file, yaml);
     GenericKubernetesResource policy = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
     policy.getMetadata().setNamespace(namespace);
 

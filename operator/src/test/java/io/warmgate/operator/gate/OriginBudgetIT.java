@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.ForecastStatus;
 import io.warmgate.operator.model.GatePhase;
@@ -15,6 +14,7 @@ import io.warmgate.operator.model.HotIdStatus;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
+import io.warmgate.operator.testing.RunningOperator;
 import io.warmgate.testing.RedisExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,9 +27,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -51,12 +51,16 @@ class OriginBudgetIT {
   static final double TAIL = 100 * HOT_PEAK_PER_ID;
 
   @RegisterExtension
+  @Order(1)
   static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  @Order(2)
+  static final RunningOperator operator = RunningOperator.withRollouts(api);
 
   @RegisterExtension
   static final RedisExtension redis = new RedisExtension();
 
-  static WarmgateOperator operator;
   static Policies policies;
   static KubernetesClient client;
 
@@ -67,19 +71,9 @@ class OriginBudgetIT {
   List<String> hot;
 
   @BeforeAll
-  static void startOperator() {
-    api.applyCrd(ApiServer.cachePolicyCrd());
-    api.applyCrd(ApiServer.rolloutCrd());
+  static void clients() {
     client = api.client();
-    policies = new Policies(client);
-    operator = Policies.startOperator(client);
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    if (operator != null) {
-      operator.close();
-    }
+    policies = operator.policies();
   }
 
   @BeforeEach
@@ -223,7 +217,7 @@ class OriginBudgetIT {
 
     // The kubectl plugin asks the same, here straight at the operator's port.
     Process plugin = new ProcessBuilder("bash", PLUGIN.toString(), "plan", "deals", "-n", ns,
-        "--budget=100", "--operator-url", "http://127.0.0.1:" + operator.httpPort())
+        "--budget=100", "--operator-url", "http://127.0.0.1:" + operator.get().httpPort())
         .redirectErrorStream(true).start();
     String printed = new String(plugin.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(plugin.waitFor()).as(printed).isZero();
@@ -248,7 +242,7 @@ class OriginBudgetIT {
 
   static HttpResponse<String> plan(String path) throws Exception {
     return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + operator.httpPort() + path)).build(),
+        URI.create("http://127.0.0.1:" + operator.get().httpPort() + path)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
@@ -20,6 +19,7 @@ import io.warmgate.operator.model.WarmupMode;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
+import io.warmgate.operator.testing.RunningOperator;
 import io.warmgate.testing.ArgoRollouts;
 import io.warmgate.testing.RedisExtension;
 import java.time.Duration;
@@ -28,9 +28,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
@@ -51,12 +51,16 @@ class RolloutGateIT {
   static final Duration REACTION = Duration.ofSeconds(2);
 
   @RegisterExtension
+  @Order(1)
   static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  @Order(2)
+  static final RunningOperator operator = RunningOperator.withRollouts(api);
 
   @RegisterExtension
   static final RedisExtension redis = new RedisExtension();
 
-  static WarmgateOperator operator;
   static Policies policies;
   static KubernetesClient client;
 
@@ -66,19 +70,9 @@ class RolloutGateIT {
   GatePolicy policy;
 
   @BeforeAll
-  static void startOperator() {
-    api.applyCrd(ApiServer.cachePolicyCrd());
-    api.applyCrd(ApiServer.rolloutCrd());
+  static void clients() {
     client = api.client();
-    policies = new Policies(client);
-    operator = Policies.startOperator(client);
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    if (operator != null) {
-      operator.close();
-    }
+    policies = operator.policies();
   }
 
   @BeforeEach
@@ -543,8 +537,7 @@ class RolloutGateIT {
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
     int heldEvents = eventsOn("Rollout", "app").size();
 
-    operator.close();
-    operator = Policies.startOperator(client);
+    operator.restart();
 
     assertStillHeldFor(Duration.ofSeconds(4));
     assertThat(policy.gate().getPhase()).isEqualTo(GatePhase.Warming);

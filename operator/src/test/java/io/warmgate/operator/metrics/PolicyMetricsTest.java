@@ -1,12 +1,12 @@
 package io.warmgate.operator.metrics;
 
+import static io.warmgate.operator.metrics.PolicyFixtures.condition;
+import static io.warmgate.operator.metrics.PolicyFixtures.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.warmgate.operator.model.CachePolicy;
-import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.ForecastStatus;
@@ -15,7 +15,6 @@ import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.KeySpaceRole;
 import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.TargetKind;
-import io.warmgate.operator.model.TargetRef;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -186,25 +185,6 @@ class PolicyMetricsTest {
 
   private static List<String> series(String text, String prefix) {
     return text.lines().filter(l -> l.startsWith(prefix)).toList();
-  }
-
-  private static CachePolicy policy(String namespace, String name, TargetKind kind, String target) {
-    CachePolicy policy = new CachePolicy();
-    policy.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
-    CachePolicySpec spec = new CachePolicySpec();
-    spec.setTargetRef(new TargetRef(kind, target));
-    policy.setSpec(spec);
-    policy.setStatus(new CachePolicyStatus());
-    return policy;
-  }
-
-  private static Condition condition(String type, String status, String reason) {
-    Condition c = new Condition();
-    c.setType(type);
-    c.setStatus(status);
-    c.setReason(reason);
-    c.setLastTransitionTime("2026-01-02T03:00:00Z");
-    return c;
   }
 
   private static KeySpaceStatus keySpace(KeySpaceRole role, int agents) {

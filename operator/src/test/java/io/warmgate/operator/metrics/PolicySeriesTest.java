@@ -1,8 +1,9 @@
 package io.warmgate.operator.metrics;
 
+import static io.warmgate.operator.metrics.PolicyFixtures.condition;
+import static io.warmgate.operator.metrics.PolicyFixtures.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
@@ -12,16 +13,13 @@ import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceEv
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.warmgate.operator.model.CachePolicy;
-import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
-import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.ForecastStatus;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
 import io.warmgate.operator.model.KeySpaceRole;
 import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.model.TargetKind;
-import io.warmgate.operator.model.TargetRef;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,11 +123,7 @@ class PolicySeriesTest {
   }
 
   private static CachePolicy worstCase() {
-    CachePolicy policy = new CachePolicy();
-    policy.setMetadata(new ObjectMetaBuilder().withNamespace(NAMESPACE).withName(NAME).build());
-    CachePolicySpec spec = new CachePolicySpec();
-    spec.setTargetRef(new TargetRef(TargetKind.Rollout, "deal-service"));
-    policy.setSpec(spec);
+    CachePolicy policy = policy(NAMESPACE, NAME, TargetKind.Rollout, "deal-service");
     CachePolicyStatus status = new CachePolicyStatus();
     status.getConditions().addAll(List.of(condition("Ready", "True", "Reconciled"),
         condition("L2Reachable", "True", "Connected"), condition("Warmed", "False", "Warming"),
@@ -156,14 +150,5 @@ class PolicySeriesTest {
     status.setGate(gate);
     policy.setStatus(status);
     return policy;
-  }
-
-  private static Condition condition(String type, String status, String reason) {
-    Condition c = new Condition();
-    c.setType(type);
-    c.setStatus(status);
-    c.setReason(reason);
-    c.setLastTransitionTime("2026-01-02T03:00:00Z");
-    return c;
   }
 }

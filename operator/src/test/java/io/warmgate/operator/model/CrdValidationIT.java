@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.operator.testing.RejectCorpus;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -97,10 +98,7 @@ class CrdValidationIT {
   }
 
   static Stream<Path> invalidPolicies() throws IOException, URISyntaxException {
-    Path dir = Path.of(CrdValidationIT.class.getResource("/invalid-policies").toURI());
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList().stream();
-    }
+    return RejectCorpus.files("/invalid-policies");
   }
 
   @Test
@@ -112,9 +110,7 @@ class CrdValidationIT {
   @MethodSource("invalidPolicies")
   void invalidPolicyIsRejectedNamingTheField(Path file) throws IOException {
     String yaml = Files.readString(file, StandardCharsets.UTF_8);
-    String expected = yaml.lines().filter(l -> l.startsWith("# rejects: ")).findFirst()
-        .map(l -> l.substring("# rejects: ".length()))
-        .orElseThrow(() -> new IllegalStateException(file + " lacks a '# rejects: ' line"));
+    String expected = RejectCorpus.rejects(file, yaml);
     GenericKubernetesResource policy = load(yaml);
 
     assertThatThrownBy(() -> policies().resource(policy).create())

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
+import io.warmgate.operator.testing.RunningOperator;
 import io.warmgate.testing.RedisExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -23,9 +23,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,7 +36,12 @@ class CachePolicyReconcilerIT {
   static final String PASSWORD = "s3cret-pw";
 
   @RegisterExtension
+  @Order(1)
   static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  @Order(2)
+  static final RunningOperator operator = RunningOperator.withRollouts(api);
 
   @RegisterExtension
   static final RedisExtension redis = RedisExtension.withPassword(PASSWORD);
@@ -45,24 +50,13 @@ class CachePolicyReconcilerIT {
   @RegisterExtension
   static final RedisExtension open = new RedisExtension();
 
-  static WarmgateOperator operator;
   static Policies policies;
 
   String ns;
 
   @BeforeAll
-  static void startOperator() {
-    api.applyCrd(ApiServer.cachePolicyCrd());
-    api.applyCrd(ApiServer.rolloutCrd());
-    policies = new Policies(api.client());
-    operator = Policies.startOperator(api.client());
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    if (operator != null) {
-      operator.close();
-    }
+  static void clients() {
+    policies = operator.policies();
   }
 
   @BeforeEach
@@ -315,7 +309,7 @@ class CachePolicyReconcilerIT {
 
   static int openClients() throws IOException, InterruptedException {
     String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + operator.httpPort() + "/metrics")).build(),
+            URI.create("http://127.0.0.1:" + operator.get().httpPort() + "/metrics")).build(),
         HttpResponse.BodyHandlers.ofString()).body();
     return metrics.lines().filter(l -> l.startsWith("warmgate_valkey_clients "))
         .map(l -> (int) Double.parseDouble(l.substring(l.indexOf(' ') + 1).trim()))

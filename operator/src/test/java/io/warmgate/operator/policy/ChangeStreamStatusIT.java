@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.warmgate.contract.valkey.ControlKeys;
-import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.changes.ChangeStreamProgress;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
@@ -20,6 +19,7 @@ import io.warmgate.operator.model.ValkeySpec;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
+import io.warmgate.operator.testing.RunningOperator;
 import io.warmgate.operator.valkey.ProbeResult;
 import io.warmgate.operator.valkey.ValkeyClients;
 import io.warmgate.operator.valkey.ValkeyEndpoint;
@@ -29,10 +29,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -53,13 +53,18 @@ class ChangeStreamStatusIT {
   static final String STREAM = "DealChanges";
 
   @RegisterExtension
+  @Order(1)
   static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  @Order(2)
+  static final RunningOperator operator = RunningOperator.withoutRollouts(api);
+
   @RegisterExtension
   static final RedisExtension redis = new RedisExtension();
   @RegisterExtension
   static final RedisClusterExtension redisCluster = new RedisClusterExtension();
 
-  static WarmgateOperator operator;
   static Policies policies;
 
   final Mode mode;
@@ -73,17 +78,8 @@ class ChangeStreamStatusIT {
   }
 
   @BeforeAll
-  static void startOperator() {
-    api.applyCrd(ApiServer.cachePolicyCrd());
-    policies = new Policies(api.client());
-    operator = Policies.startOperator(api.client());
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    if (operator != null) {
-      operator.close();
-    }
+  static void clients() {
+    policies = operator.policies();
   }
 
   @BeforeEach

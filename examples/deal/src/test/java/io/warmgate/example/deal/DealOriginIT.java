@@ -3,9 +3,8 @@ package io.warmgate.example.deal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.spanner.DatabaseClient;
+import io.warmgate.testing.CountingReads;
 import io.warmgate.testing.SpannerEmulatorExtension;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,18 +25,7 @@ class DealOriginIT {
   @BeforeAll
   static void seed() {
     DealSeeder.seed(spanner.databaseClient(), 40);
-    DatabaseClient real = spanner.databaseClient();
-    counting = (DatabaseClient) Proxy.newProxyInstance(DatabaseClient.class.getClassLoader(),
-        new Class<?>[] {DatabaseClient.class}, (proxy, method, args) -> {
-          if (method.getName().startsWith("singleUse")) {
-            reads.incrementAndGet();
-          }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    counting = CountingReads.counting(spanner.databaseClient(), reads);
   }
 
   @Test
