@@ -1,5 +1,6 @@
 package io.warmgate.bench.release;
 
+import io.warmgate.sim.chart.SvgText;
 import io.warmgate.sim.spanner.SpannerCapacity;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +59,7 @@ final class ReleaseChart {
     for (Level level : levels) {
       top = Math.max(top, level.value());
     }
-    long yMax = niceCeiling((long) Math.ceil(top));
+    long yMax = SvgText.niceCeiling((long) Math.ceil(top));
     double plotW = WIDTH - LEFT - RIGHT;
     double plotH = HEIGHT - TOP - BOTTOM;
     StringBuilder svg = new StringBuilder();
@@ -66,11 +67,11 @@ final class ReleaseChart {
         + "height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">%n", WIDTH, HEIGHT));
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"15\" font-weight=\"bold\">"
-        + "%s</text>%n", LEFT, escape(title)));
+        + "%s</text>%n", LEFT, SvgText.escape(title)));
     List<String> lines = wrap(subtitle, 150);
     for (int i = 0; i < lines.size(); i++) {
       svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#555\">%s</text>%n", LEFT,
-          34 + 14 * i, escape(lines.get(i))));
+          34 + 14 * i, SvgText.escape(lines.get(i))));
     }
     // Axes, grid and labels.
     for (int i = 0; i <= 5; i++) {
@@ -90,7 +91,7 @@ final class ReleaseChart {
     svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">seconds "
         + "since the first new pod (compressed time)</text>%n", LEFT + plotW / 2, HEIGHT - 12));
     svg.append(String.format(Locale.ROOT, "<text transform=\"translate(16,%.1f) rotate(-90)\" "
-        + "text-anchor=\"middle\">%s</text>%n", TOP + plotH / 2, escape(yLabel)));
+        + "text-anchor=\"middle\">%s</text>%n", TOP + plotH / 2, SvgText.escape(yLabel)));
     svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" "
         + "fill=\"none\" stroke=\"#999\"/>%n", LEFT, TOP, plotW, plotH));
     double x0 = LEFT + plotW * lead / seconds;
@@ -102,7 +103,7 @@ final class ReleaseChart {
       svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
           + "stroke=\"#777\" stroke-dasharray=\"2,3\"/>%n<text x=\"%.1f\" y=\"%.1f\" "
           + "text-anchor=\"end\" fill=\"#555\">%s</text>%n", LEFT, y, LEFT + plotW, y,
-          LEFT + plotW - 4, y - 4, escape(level.label())));
+          LEFT + plotW - 4, y - 4, SvgText.escape(level.label())));
     }
     for (int i = 0; i < results.size(); i++) {
       ReleaseResult r = results.get(i);
@@ -131,7 +132,7 @@ final class ReleaseChart {
           + "stroke=\"%s\" stroke-width=\"3\"/>%n<text x=\"%.1f\" y=\"%.1f\">%s</text>%n"
           + "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">%,d reads, peak %,.0f/s</text>%n",
           LEFT + plotW + 12, ly, LEFT + plotW + 32, ly, colour, LEFT + plotW + 38, ly + 4,
-          escape(r.strategy().toString()), LEFT + plotW + 38, ly + 18, r.originReads(),
+          SvgText.escape(r.strategy().toString()), LEFT + plotW + 38, ly + 18, r.originReads(),
           r.peakPerSecond()));
     }
     double ny = TOP + 14 + results.size() * 34;
@@ -158,23 +159,5 @@ final class ReleaseChart {
     }
     lines.add(line.toString());
     return lines;
-  }
-
-  /** 1, 2 or 5 times a power of ten, at least {@code value}. */
-  private static long niceCeiling(long value) {
-    long power = 1;
-    while (power * 10 < value) {
-      power *= 10;
-    }
-    for (long m : new long[] {1, 2, 5, 10}) {
-      if (m * power >= value) {
-        return m * power;
-      }
-    }
-    return 10 * power;
-  }
-
-  private static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 }

@@ -1,6 +1,7 @@
 package io.warmgate.sim.fleet;
 
 import io.warmgate.operator.gate.OriginForecast;
+import io.warmgate.sim.chart.SvgText;
 import io.warmgate.sim.spanner.SpannerCapacity;
 import java.util.ArrayList;
 import java.util.List;
@@ -260,12 +261,12 @@ public final class SimReport {
       int plotW = width - left - right;
       SpannerCapacity.Settings o = run.origin();
       long max = run.results().stream().mapToLong(SimResult::peakPerSecond).max().orElse(1);
-      double ceiling = niceCeiling((long) Math.max(max, o.capacity()) * 11 / 10);
+      double ceiling = SvgText.niceCeiling((long) Math.max(max, o.capacity()) * 11 / 10);
       int lead = run.results().get(0).leadSeconds();
       int seconds = run.results().get(0).timeline().length;
       svg.append(f("<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">Origin reads/s "
           + "during a schema-changing release, simulated: %s</text>%n", left, y0 - 28,
-          escape(run.params().describe())));
+          SvgText.escape(run.params().describe())));
       svg.append(f("<text x=\"%d\" y=\"%d\" fill=\"#555\">origin: %s, %.1f nodes; virtual time, "
           + "no compression; time 0 = first new pod</text>%n", left, y0 - 12, STAND_IN,
           o.nodes()));
@@ -313,7 +314,7 @@ public final class SimReport {
         svg.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
             + "stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">%s</text>%n", left + plotW + 12, ly,
             left + plotW + 32, ly, COLOURS[s % COLOURS.length], left + plotW + 38, ly + 4,
-            escape(r.strategy().toString())));
+            SvgText.escape(r.strategy().toString())));
         svg.append(f("<text x=\"%d\" y=\"%d\" fill=\"#555\">peak %,d/s (CPU %.0f %%), %,d reads"
             + "</text>%n", left + plotW + 38, ly + 18, r.peakPerSecond(),
             100 * r.peakUtilisation(), r.totalReads()));
@@ -325,22 +326,7 @@ public final class SimReport {
     return svg.toString();
   }
 
-  private static long niceCeiling(long value) {
-    long power = 1;
-    while (power * 10 < value) {
-      power *= 10;
-    }
-    for (long m : new long[] {1, 2, 5, 10}) {
-      if (m * power >= value) {
-        return m * power;
-      }
-    }
-    return 10 * power;
-  }
 
-  private static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-  }
 
   private static String f(String pattern, Object... values) {
     return String.format(Locale.ROOT, pattern, values);
