@@ -46,6 +46,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -267,7 +268,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     Optional<HasMetadata> target = found.target();
     if (target.isPresent() && spec.getTargetRef().getKind() == TargetKind.Deployment
         && conflictFree(pass)) {
-      return runNewPodsGate(pass, Revisions.ofDeployment(pass.context().getClient(),
+      return runNewPodsGate(pass, () -> Revisions.ofDeployment(pass.context().getClient(),
           pass.namespace(), spec.getTargetRef().getName()).orElse(null));
     }
     if (target.isEmpty() || !(target.get() instanceof GenericKubernetesResource rollout)) {
@@ -286,7 +287,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       return false;
     }
     if (style(rollout, spec.getWarmup()) == GateStyle.ANALYSIS) {
-      return runNewPodsGate(pass, Revisions.ofRollout(pass.context().getClient(), rollout));
+      return runNewPodsGate(pass, () -> Revisions.ofRollout(pass.context().getClient(), rollout));
     }
     Connection valkeyNow = connection(pass);
     // A policy gates this Rollout again: what a deleted one left on it no longer applies.
@@ -343,11 +344,22 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
 
   /**
    * Runs the gate of new pods an external gate holds, and writes its view into
-   * the pass's status; {@code pods} null means the target vanished since the lookup.
+   * the pass's status; {@code read} giving null means the target vanished since the lookup.
    *
    * @return whether new pods are in progress
    */
-  private boolean runNewPodsGate(PolicyPass pass, NewPods pods) {
+  private boolean runNewPodsGate(PolicyPass pass, Supplier<NewPods> read) {
+    NewPods pods;
+    try {
+      pods = read.get();
+    } catch (KubernetesClientException e) {
+      log.debug("CachePolicy {}/{}: reading the target's ReplicaSets failed", pass.namespace(),
+          pass.policy().getMetadata().getName(), e);
+      pass.set(Conditions.WARMED, Condition.UNKNOWN, Reasons.RECONCILE_FAILED, "cannot tell the "
+          + "target's new pods from the older ones: " + e.getMessage() + "; the operator needs "
+          + "get on deployments and list on replicasets (operator/k8s/rbac.yaml)");
+      return false;
+    }
     if (pods == null) {
       return false;
     }
