@@ -6,12 +6,14 @@ import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.Condition;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.GateStatus;
+import io.warmgate.operator.model.KeySpaceStatus;
 import io.warmgate.operator.revision.NewPods;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -56,9 +58,14 @@ public final class NewPodsGate {
     return verdict(seen, pods, decision);
   }
 
-  /** What one reconciler pass produced: the verdict and the status it implies. */
-  public record Outcome(WarmVerdict verdict, GateStatus gate, ConditionValue warmed,
-      ConditionValue held, boolean active) {}
+  /**
+   * What one reconciler pass produced: the verdict and the status it implies.
+   *
+   * @param keySpaces the new {@code status.keySpaces}, the new pods' as Canary
+   * @param warmed the new {@code Warmed} condition, or null (no new pods) to leave it as it is
+   */
+  public record Outcome(WarmVerdict verdict, GateStatus gate, List<KeySpaceStatus> keySpaces,
+      ConditionValue warmed, ConditionValue held, boolean active) {}
 
   /**
    * The reconciler's pass for {@code pods}: observes with the warm job's upkeep, opens the job
@@ -81,7 +88,8 @@ public final class NewPodsGate {
       }
     }
     WarmVerdict verdict = verdict(seen, pods, decision);
-    return new Outcome(verdict, gateStatus(seen, verdict), warmed(verdict),
+    return new Outcome(verdict, gateStatus(seen, verdict), GateStatusMapper.keySpaces(seen),
+        warmed(verdict),
         new ConditionValue(Condition.FALSE, EXTERNAL_GATE, "the operator holds nothing itself: "
             + pods.workload() + " waits on " + gatedBy + ", which asks the operator whether "
             + "its new pods are warm"),

@@ -266,10 +266,10 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     CachePolicyStatus status = pass.status();
     TargetLookup.Result found = targets.find(pass.namespace(), spec.getTargetRef());
     Optional<HasMetadata> target = found.target();
-    if (target.isPresent() && spec.getTargetRef().getKind() == TargetKind.Deployment
-        && conflictFree(pass)) {
-      return runNewPodsGate(pass, () -> Revisions.ofDeployment(pass.context().getClient(),
-          pass.namespace(), spec.getTargetRef().getName()).orElse(null));
+    if (target.isPresent() && spec.getTargetRef().getKind() == TargetKind.Deployment) {
+      return conflictFree(pass) && runNewPodsGate(pass, () -> Revisions.ofDeployment(
+          pass.context().getClient(), pass.namespace(), spec.getTargetRef().getName())
+          .orElse(null));
     }
     if (target.isEmpty() || !(target.get() instanceof GenericKubernetesResource rollout)) {
       if (target.isEmpty() && Conditions.isTrue(status, Conditions.ROLLOUT_HELD)) {
@@ -375,6 +375,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         pods, valkeyNow.commands(), valkeyNow.problem(), gatedBy);
     CachePolicyStatus status = pass.status();
     status.setGate(outcome.gate());
+    status.setKeySpaces(outcome.keySpaces());
     if (outcome.warmed() != null) {
       pass.set(Conditions.WARMED, outcome.warmed().status(), outcome.warmed().reason(),
           outcome.warmed().message());

@@ -127,6 +127,9 @@ class GateEndpointsIT {
     assertThat(cold.get("coverage").asDouble()).isEqualTo(0.0);
     assertThat(cold.get("forecast").get("peak").asDouble()).isPositive();
     policies.awaitCondition(ns, "deals", Conditions.WARMED, "False", "Warming");
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(policies.get(ns, "deals")
+        .getStatus().getKeySpaces()).extracting(k -> k.getSchemaHash() + " " + k.getRole())
+        .containsExactly("aaa111 Stable", "bbb222 Canary"));
 
     agents.writeValues("bbb222", hot.subList(0, 85));
     JsonNode warm = awaitGate(ns, j -> j.get("warm").asBoolean());
