@@ -60,8 +60,8 @@ class GateExamplesIT {
     @SuppressWarnings("unchecked")
     Map<String, Object> metric = (Map<String, Object>) ((List<?>) ((Map<?, ?>) template
         .getAdditionalProperties().get("spec")).get("metrics")).get(0);
-    assertThat(metric).containsKeys("consecutiveSuccessLimit", "failureLimit", "interval",
-        "successCondition", "provider");
+    assertThat(metric).containsKeys("consecutiveSuccessLimit", "failureLimit", "count",
+        "interval", "consecutiveErrorLimit", "successCondition", "provider");
     assertThat(((Map<?, ?>) metric.get("provider")).get("web")).isNotNull();
 
     GenericKubernetesResource canary = client.genericKubernetesResources(

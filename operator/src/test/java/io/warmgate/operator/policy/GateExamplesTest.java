@@ -86,9 +86,12 @@ class GateExamplesTest {
         .replace("{{args.policy}}", policy.getMetadata().getName());
     assertThat(URI.create(url).getPath()).isEqualTo("/gate/"
         + policy.getMetadata().getNamespace() + "/" + policy.getMetadata().getName());
-    // failureLimit failed measurements, one per interval, last as long as maxWait.
+    // Argo refuses a step analysis that runs indefinitely: count measurements, one per interval,
+    // wait as long as maxWait, each "not warm yet" tolerated (failureLimit -1).
+    assertThat(metric.get("failureLimit").asInt()).isEqualTo(-1);
+    assertThat(metric.has("failureCondition")).isFalse();
     Duration waits = Durations.parse(metric.get("interval").asText())
-        .multipliedBy(metric.get("failureLimit").asInt());
+        .multipliedBy(metric.get("count").asInt());
     assertThat(waits).isEqualTo(Durations.parse(policy.getSpec().getWarmup().getMaxWait()));
   }
 
