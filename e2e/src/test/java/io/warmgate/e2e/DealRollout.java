@@ -212,6 +212,42 @@ final class DealRollout implements AutoCloseable {
     }));
   }
 
+  /**
+   * Gates the canary with an Argo analysis instead of the pause step: applies
+   * {@code examples/analysis/analysistemplate.yaml} as it is but for its namespace and the
+   * operator's address ({@code operator}, {@code host:port}), and puts an analysis step of it
+   * (argument {@code policy} = this policy) where the example's {@code pause: {}} step is (step 1).
+   */
+  void gateByAnalysis(String operator) {
+    GenericKubernetesResource template = load("examples/analysis/analysistemplate.yaml");
+    template.getMetadata().setNamespace(namespace);
+    String manifest = Serialization.asJson(template).replace(
+        "http://warmgate-operator-metrics.warmgate.svc:8080/gate/shop/",
+        "http://" + operator + "/gate/" + namespace + "/");
+    client.resource(Serialization.unmarshal(manifest, GenericKubernetesResource.class))
+        .serverSideApply();
+    onConflictAgain(() -> rollout().edit(r -> {
+      Map<String, Object> canary = map(map(map(r.getAdditionalProperties().get("spec"))
+          .get("strategy")).get("canary"));
+      canary.put("steps", List.of(Map.of("setWeight", 25),
+          Map.of("analysis", Map.of(
+              "templates", List.of(Map.of("templateName", template.getMetadata().getName())),
+              "args", List.of(Map.of("name", "policy", "value", name)))),
+          Map.of("setWeight", 100)));
+      return r;
+    }));
+  }
+
+  /** The AnalysisRuns of this Rollout, oldest first. */
+  List<GenericKubernetesResource> analysisRuns() {
+    return client.genericKubernetesResources(ArgoRollouts.API_VERSION, "AnalysisRun")
+        .inNamespace(namespace).list().getItems().stream()
+        .filter(run -> run.getMetadata().getOwnerReferences() != null && run.getMetadata()
+            .getOwnerReferences().stream().anyMatch(o -> name.equals(o.getName())))
+        .sorted(Comparator.comparing(run -> run.getMetadata().getCreationTimestamp()))
+        .toList();
+  }
+
   /** The reasons of the Rollout's pause conditions, in order. */
   List<String> pauseReasons() {
     return pauseReasons(rolloutStatus());

@@ -20,6 +20,11 @@ import io.warmgate.operator.metrics.InformerTargets;
 import io.warmgate.operator.metrics.PolicyMetrics;
 import io.warmgate.operator.metrics.ReconcileErrorMetrics;
 import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.decision.FlaggerHandler;
+import io.warmgate.operator.decision.GateHandler;
+import io.warmgate.operator.decision.Verdicts;
+import io.warmgate.operator.gate.NewPodsGate;
+import io.warmgate.operator.gate.RolloutGate;
 import io.warmgate.operator.plan.PlanHandler;
 import io.warmgate.operator.policy.CachePolicyReconciler;
 import io.warmgate.operator.valkey.ValkeyClients;
@@ -119,11 +124,14 @@ public final class WarmgateOperator implements AutoCloseable {
     this.webhook = settings.webhook().enabled()
         ? InjectionWebhook.start(settings.webhook(), settings.namespaces(), client, registry)
         : null;
+    Verdicts verdicts = new Verdicts(client, valkey,
+        new NewPodsGate(Clock.systemUTC(), RolloutGate.DEFAULT_AGENT_GRACE));
     this.http = new HttpEndpoints(settings.httpPort(), () -> !stopping.get(), this::isReady,
         () -> {
           policyMetrics.refresh();
           return registry.scrape();
-        }, new PlanHandler(client, valkey, Clock.systemUTC()));
+        }, new PlanHandler(client, valkey, Clock.systemUTC()), new GateHandler(verdicts),
+        new FlaggerHandler(verdicts));
   }
 
   /**

@@ -28,10 +28,16 @@ public record CanaryPods(int total, int injected, int ready) {
    *     then says what it can without them
    */
   static CanaryPods read(KubernetesClient client, String namespace, String podHash) {
+    return read(client, namespace, AgentEnv.POD_TEMPLATE_HASH_LABEL, podHash);
+  }
+
+  /** Reads the pods of {@code namespace} labelled {@code label=podHash}; null as above. */
+  static CanaryPods read(KubernetesClient client, String namespace, String label,
+      String podHash) {
     List<Pod> pods;
     try {
       pods = client.pods().inNamespace(namespace)
-          .withLabel(AgentEnv.POD_TEMPLATE_HASH_LABEL, podHash).list().getItems();
+          .withLabel(label, podHash).list().getItems();
     } catch (KubernetesClientException e) {
       return null;
     }

@@ -75,6 +75,30 @@ public final class GateDecision {
     return decision;
   }
 
+  /**
+   * The warm criterion for new pods that something other than a pause step holds (an Argo
+   * analysis, Flagger, a readiness gate) since {@code since}: the decision {@link #decide} takes
+   * for a canary held at its gate step, without the step. A {@link Decision.Release} means warm
+   * (or released by {@code onTimeout: Promote}); every other decision means not warm. No new
+   * pods ({@code in.rollout()} shows no canary in progress) is a {@link Decision.Pass}.
+   *
+   * @param since when the new pods appeared; null counts as {@code in.now()}, so
+   *     {@code warmup.maxWait} starts now
+   */
+  public static Decision warmth(GateInputs in, Instant since) {
+    RolloutView r = in.rollout();
+    if (!r.canaryInProgress()) {
+      return new Decision.Pass(GatePhase.Idle, GateReasons.NO_CANARY,
+          r.currentPodHash() == null ? "no new pods in progress"
+              : "no new pods in progress; pods run " + r.currentPodHash());
+    }
+    if (r.abort()) {
+      return new Decision.Pass(GatePhase.Aborted, GateReasons.ROLLOUT_ABORTED,
+          "new pods " + r.currentPodHash() + " were aborted");
+    }
+    return held(in, since == null ? in.now() : since);
+  }
+
   /** The rollout is held at its gate step since {@code heldSince}. */
   private static Decision held(GateInputs in, Instant heldSince) {
     GateInputs.Observed seen = in.observed();

@@ -9,6 +9,7 @@ import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.CachePolicyStatus;
 import io.warmgate.operator.model.WarmupSpec;
+import io.warmgate.operator.revision.NewPods;
 import io.warmgate.operator.valkey.ValkeyCommands;
 import java.time.Clock;
 import java.time.Duration;
@@ -82,7 +83,7 @@ final class GateObserver {
         ValkeyReading reading = new ValkeyReading(valkey, keys, AgentRegistry.live(valkey.sync(),
             keys, policy.getMetadata().getNamespace(), now), view, warmup, l2Ttl(policy), now);
         keySpaces = reading.keySpaces();
-        observed = reading.observed(step);
+        observed = reading.observed(heldAtGate(view, step), true);
       } catch (RedisException e) {
         log.debug("Reading Valkey for CachePolicy {}/{} failed",
             policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
@@ -97,6 +98,55 @@ final class GateObserver {
         RecordedGate.previousPhase(recorded, view), RecordedGate.holding(recorded, view),
         observed, now, agentGrace, pods);
     return new GateObservation(policy, rollout, recorded, inputs, keySpaces, valkey, keys);
+  }
+
+  /**
+   * Reads Valkey about {@code pods}, the new pods of the policy's workload that something other
+   * than a pause step holds (an Argo analysis, Flagger): the same observation as for a held
+   * canary, for {@link GateDecision#warmth}. Valkey failing is an observation, as above.
+   *
+   * @param upkeep whether to keep the new pods' warm job as a held canary's is kept (discard one
+   *     of another revision, keep it warm, set its preload ceiling): the reconciler's pass does,
+   *     a read-only reader does not, and then sees a job of another revision as none
+   */
+  GateObservation observeNewPods(KubernetesClient client, CachePolicy policy, NewPods pods,
+      ValkeyCommands valkey, String valkeyProblem, boolean upkeep) {
+    Instant now = clock.instant();
+    GateInputs.Warmup warmup = GateInputs.Warmup.of(policy.getSpec().getWarmup());
+    RolloutView view = RolloutView.ofNewPods(pods, policy.getSpec().getTargetRef().getName());
+    ControlKeys keys = new ControlKeys(policy.getSpec().getCacheName());
+    List<GateObservation.KeySpace> keySpaces = null;
+    GateInputs.Observed observed;
+    if (valkey == null) {
+      observed = GateInputs.Observed.unreachable(valkeyProblem);
+    } else {
+      try {
+        ValkeyReading reading = new ValkeyReading(valkey, keys, AgentRegistry.live(valkey.sync(),
+            keys, policy.getMetadata().getNamespace(), now), view, warmup, l2Ttl(policy), now);
+        keySpaces = reading.keySpaces();
+        observed = reading.observed(pods.inProgress(), upkeep);
+      } catch (RedisException e) {
+        log.debug("Reading Valkey for CachePolicy {}/{} failed",
+            policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
+        observed = GateInputs.Observed.unreachable(String.valueOf(e.getMessage()));
+      }
+    }
+    CanaryPods canaryPods = observed.reachable() && observed.canarySchemas().isEmpty()
+        && pods.inProgress()
+        ? CanaryPods.read(client, pods.namespace(), pods.podHashLabel(), pods.newPodHash())
+        : null;
+    CachePolicyStatus recorded = policy.getStatus() == null ? new CachePolicyStatus()
+        : policy.getStatus();
+    GateInputs inputs = new GateInputs(view, new GateStep(-1, "not a pause-step gate"), warmup,
+        null, false, observed, now, agentGrace, canaryPods);
+    return new GateObservation(policy, null, recorded, inputs, keySpaces, valkey, keys);
+  }
+
+  /** Whether the Rollout is held at its gate step: the pause style's moment to measure. */
+  private static boolean heldAtGate(RolloutView view, GateStep step) {
+    return view.canaryInProgress() && !view.abort() && step.found()
+        && Objects.equals(view.currentStepIndex(), step.index())
+        && view.canaryPauseStart().isPresent();
   }
 
   /**
@@ -168,20 +218,22 @@ final class GateObserver {
       return result;
     }
 
-    /** What Valkey says about the canary's and the stable pods' namespaces. */
-    GateInputs.Observed observed(GateStep step) {
+    /**
+     * What Valkey says about the canary's and the stable pods' namespaces.
+     *
+     * @param held whether the canary is held now, so its coverage and hit ratio are measured
+     * @param upkeep whether to keep the canary's warm job (see {@link #currentJob})
+     */
+    GateInputs.Observed observed(boolean held, boolean upkeep) {
       Set<String> canary = schemasOf(view.canaryInProgress() ? view.currentPodHash() : null);
       Set<String> stable = schemasOf(view.stableRs());
       Coverage coverage = null;
       Double hitRatio = null;
       WarmJob job = null;
       HotSetForecast.Cut hotSet = null;
-      boolean held = view.canaryInProgress() && !view.abort() && step.found()
-          && Objects.equals(view.currentStepIndex(), step.index())
-          && view.canaryPauseStart().isPresent();
       if (held && canary.size() == 1) {
         String schema = canary.iterator().next();
-        job = currentJob(schema);
+        job = currentJob(schema, upkeep);
         // With a warm job, the target is the hot set it snapshotted; without one, the live hot
         // set: the hottest ids expected to be read before a value written now expires.
         if (job != null) {
@@ -203,7 +255,7 @@ final class GateObserver {
         boolean preloading = job != null
             || !held && WarmJobs.read(valkey.sync(), keys, schema) != null;
         forecast = forecast(schema, preloading, cut);
-        if (held && job != null) {
+        if (held && upkeep && job != null) {
           WarmJobs.ceiling(valkey.sync(), keys, schema, warmup.preloadCeiling(forecast));
         }
       }
@@ -216,14 +268,17 @@ final class GateObserver {
      * canary revision with the same schema (a newer revision pushed, or an older job left over)
      * is discarded: its values may have expired, and this canary gets a fresh one. A job of this
      * canary is kept warm: while held, the agents keep its ids warm, so coverage does not decay.
+     * Without {@code upkeep}, nothing is written: a job of another revision reads as none.
      */
-    private WarmJob currentJob(String schema) {
+    private WarmJob currentJob(String schema, boolean upkeep) {
       WarmJob job = WarmJobs.read(valkey.sync(), keys, schema);
       if (job != null && !Objects.equals(job.revision(), view.currentPodHash())) {
-        WarmJobs.discard(valkey.sync(), keys, schema);
+        if (upkeep) {
+          WarmJobs.discard(valkey.sync(), keys, schema);
+        }
         return null;
       }
-      if (job != null) {
+      if (job != null && upkeep) {
         WarmJobs.keepWarm(valkey.sync(), keys, schema, now);
       }
       return job;

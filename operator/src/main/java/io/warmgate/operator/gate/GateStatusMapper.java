@@ -57,7 +57,7 @@ final class GateStatusMapper {
   }
 
   /** {@code status.keySpaces}: Stable first, then Canary, then the others, each by hash. */
-  private static List<KeySpaceStatus> keySpaces(GateObservation seen) {
+  static List<KeySpaceStatus> keySpaces(GateObservation seen) {
     if (seen.keySpaces() == null) {
       return seen.recorded().getKeySpaces();
     }

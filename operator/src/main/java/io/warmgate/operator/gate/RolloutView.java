@@ -3,6 +3,7 @@ package io.warmgate.operator.gate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.warmgate.operator.revision.NewPods;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -80,6 +81,16 @@ public record RolloutView(String namespace, String name, String uid, String reso
         index != null && index.canConvertToInt() && index.isIntegralNumber() ? index.intValue()
             : null,
         pauses, status.path("abort").asBoolean(false));
+  }
+
+  /**
+   * {@code pods} seen as a Rollout without steps, pause or abort: the new pods are the canary,
+   * the pods they replace the stable ones. The view a gate that is not a pause step decides on
+   * ({@link GateDecision#warmth}).
+   */
+  public static RolloutView ofNewPods(NewPods pods, String name) {
+    return new RolloutView(pods.namespace(), name, null, null, List.of(), pods.newPodHash(),
+        pods.stablePodHash(), null, List.of(), false);
   }
 
   /** Whether a canary differs from stable: both hashes known and unequal. */

@@ -31,6 +31,7 @@ import io.warmgate.operator.model.CaCertificateRef;
 import io.warmgate.operator.model.CachePolicySpec;
 import io.warmgate.operator.model.ChangeStreamSpec;
 import io.warmgate.operator.model.SecretKeyRef;
+import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TlsVerify;
 import io.warmgate.operator.model.ValkeySpec;
 import java.util.ArrayList;
@@ -50,6 +51,8 @@ public final class AgentEnv {
 
   /** The Argo Rollouts label telling canary from stable pods. */
   public static final String POD_TEMPLATE_HASH_LABEL = "rollouts-pod-template-hash";
+  /** The Deployment controller's label telling a new ReplicaSet's pods from older ones. */
+  public static final String DEPLOYMENT_POD_HASH_LABEL = "pod-template-hash";
 
   private AgentEnv() {}
 
@@ -99,8 +102,18 @@ public final class AgentEnv {
     }
     field(env, POD_NAME, "metadata.name");
     field(env, POD_NAMESPACE, "metadata.namespace");
-    field(env, POD_TEMPLATE_HASH, "metadata.labels['" + POD_TEMPLATE_HASH_LABEL + "']");
+    field(env, POD_TEMPLATE_HASH, "metadata.labels['" + podHashLabel(spec) + "']");
     return List.copyOf(env);
+  }
+
+  /**
+   * The pod label whose value the agent registers as its pod-template hash: the Deployment
+   * controller's for a Deployment target (Flagger's canary and primary pods carry it too), Argo
+   * Rollouts' otherwise.
+   */
+  public static String podHashLabel(CachePolicySpec spec) {
+    return spec.getTargetRef() != null && spec.getTargetRef().getKind() == TargetKind.Deployment
+        ? DEPLOYMENT_POD_HASH_LABEL : POD_TEMPLATE_HASH_LABEL;
   }
 
   private static void value(List<EnvVar> env, String name, String value) {

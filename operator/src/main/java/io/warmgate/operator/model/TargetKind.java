@@ -4,6 +4,9 @@ package io.warmgate.operator.model;
 public enum TargetKind {
   /** An Argo Rollouts {@code Rollout} ({@code argoproj.io/v1alpha1}): injection and canary gate. */
   Rollout,
-  /** An {@code apps/v1} {@code Deployment}: injection only, no gate. */
+  /**
+   * An {@code apps/v1} {@code Deployment}: injection, and a gate that Flagger or another check
+   * asks through the decision endpoints; the operator patches nothing of it.
+   */
   Deployment
 }

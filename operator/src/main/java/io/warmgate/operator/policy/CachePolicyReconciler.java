@@ -18,6 +18,8 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.warmgate.operator.changes.ChangeStreamProgress;
 import io.warmgate.operator.gate.DeletedPolicyRule;
 import io.warmgate.operator.gate.GateStep;
+import io.warmgate.operator.gate.GateStyle;
+import io.warmgate.operator.gate.NewPodsGate;
 import io.warmgate.operator.gate.RolloutGate;
 import io.warmgate.operator.gate.RolloutView;
 import io.warmgate.operator.model.CachePolicy;
@@ -29,6 +31,8 @@ import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.WarmupSpec;
+import io.warmgate.operator.revision.NewPods;
+import io.warmgate.operator.revision.Revisions;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.status.Reasons;
 import io.warmgate.operator.valkey.AddressAllowlist;
@@ -42,6 +46,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,6 +106,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   private final AddressAllowlist allowed;
   private final boolean rolloutsInstalled;
   private final RolloutGate gate;
+  private final NewPodsGate newPodsGate;
   private final BooleanSupplier leading;
 
   private ValkeyCheck valkeyCheck;
@@ -126,6 +132,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     this.recheckInterval = recheckInterval;
     this.rolloutsInstalled = rolloutsInstalled;
     this.gate = new RolloutGate(clock, RolloutGate.DEFAULT_AGENT_GRACE, leading);
+    this.newPodsGate = new NewPodsGate(clock, RolloutGate.DEFAULT_AGENT_GRACE);
   }
 
   @Override
@@ -231,12 +238,19 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       WarmupSpec warmup = pass.spec().getWarmup();
       GateStep step = GateStep.resolve(RolloutView.of(rollout).steps(),
           warmup == null ? null : warmup.getGateStep());
-      if (!step.found()) {
+      if (style(rollout, warmup) == GateStyle.NONE) {
         return Check.failed(Reasons.NO_GATE_STEP, "Rollout " + pass.namespace() + "/"
-            + ref.getName() + " cannot be held: " + step.problem());
+            + ref.getName() + " cannot be held: " + GateStyle.noGate(step));
       }
     }
     return Check.passed();
+  }
+
+  /** How {@code rollout}'s new pods are gated under {@code warmup} (null: defaults). */
+  private static GateStyle style(GenericKubernetesResource rollout, WarmupSpec warmup) {
+    Integer configured = warmup == null ? null : warmup.getGateStep();
+    return GateStyle.of(rollout, GateStep.resolve(RolloutView.of(rollout).steps(), configured),
+        configured != null);
   }
 
   /** Fails when the warm-up rules can never warm a canary. */
@@ -256,13 +270,17 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
    */
   private boolean runGate(PolicyPass pass) {
     CachePolicySpec spec = pass.spec();
-    if (spec == null || spec.getTargetRef() == null
-        || spec.getTargetRef().getKind() != TargetKind.Rollout || !pass.specValid()) {
+    if (spec == null || spec.getTargetRef() == null || !pass.specValid()) {
       return false;
     }
     CachePolicyStatus status = pass.status();
     TargetLookup.Result found = targets.find(pass.namespace(), spec.getTargetRef());
     Optional<HasMetadata> target = found.target();
+    if (target.isPresent() && spec.getTargetRef().getKind() == TargetKind.Deployment) {
+      return conflictFree(pass) && runNewPodsGate(pass, () -> Revisions.ofDeployment(
+          pass.context().getClient(), pass.namespace(), spec.getTargetRef().getName())
+          .orElse(null));
+    }
     if (target.isEmpty() || !(target.get() instanceof GenericKubernetesResource rollout)) {
       if (target.isEmpty() && Conditions.isTrue(status, Conditions.ROLLOUT_HELD)) {
         // Deleted while held: nothing is held any more, whatever the last pass recorded.
@@ -275,34 +293,17 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       }
       return false;
     }
-    Optional<CachePolicy> older = PolicyConflicts.olderOnSameTarget(pass.policy(),
-        pass.context().getPrimaryCache());
-    if (older.isPresent()) {
-      String message = PolicyConflicts.gatedByOlder(pass.policy(), older.get());
-      pass.report(Conditions.CONFLICT, Condition.TRUE, Reasons.GATED_BY_ANOTHER_POLICY, message);
-      pass.set(Conditions.ROLLOUT_HELD, Condition.FALSE, Reasons.GATED_BY_ANOTHER_POLICY, message);
-      pass.set(Conditions.WARMED, Condition.UNKNOWN, Reasons.GATED_BY_ANOTHER_POLICY, message);
-      status.setGate(null);
+    if (!conflictFree(pass)) {
       return false;
     }
-    pass.set(Conditions.CONFLICT, Condition.FALSE, Reasons.SOLE_POLICY,
-        PolicyConflicts.soleGate(pass.policy()));
-    ValkeyCommands connection = null;
-    String problem = null;
-    if (Conditions.isTrue(status, Conditions.L2_REACHABLE)) {
-      try {
-        connection = valkey.commands(pass.valkeyUser());
-      } catch (RuntimeException e) {
-        problem = e.getMessage();
-      }
-    } else {
-      problem = Conditions.find(status, Conditions.L2_REACHABLE).map(Condition::getMessage)
-          .orElse("Valkey was not checked");
+    if (style(rollout, spec.getWarmup()) == GateStyle.ANALYSIS) {
+      return runNewPodsGate(pass, () -> Revisions.ofRollout(pass.context().getClient(), rollout));
     }
+    Connection valkeyNow = connection(pass);
     // A policy gates this Rollout again: what a deleted one left on it no longer applies.
     new DeletedPolicyRule(pass.context().getClient(), clock).clear(rollout);
-    RolloutGate.Outcome outcome =
-        gate.run(pass.context().getClient(), pass.policy(), rollout, connection, problem);
+    RolloutGate.Outcome outcome = gate.run(pass.context().getClient(), pass.policy(), rollout,
+        valkeyNow.commands(), valkeyNow.problem());
     status.setGate(outcome.gate());
     status.setKeySpaces(outcome.keySpaces());
     if (outcome.warmed() != null) {
@@ -313,6 +314,84 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       pass.set(Conditions.ROLLOUT_HELD, outcome.held().status(), outcome.held().reason(),
           outcome.held().message());
     }
+    return outcome.active();
+  }
+
+  /**
+   * Whether no older policy gates the same target; when one does, says so in the pass's status.
+   */
+  private static boolean conflictFree(PolicyPass pass) {
+    Optional<CachePolicy> older = PolicyConflicts.olderOnSameTarget(pass.policy(),
+        pass.context().getPrimaryCache());
+    if (older.isPresent()) {
+      String message = PolicyConflicts.gatedByOlder(pass.policy(), older.get());
+      pass.report(Conditions.CONFLICT, Condition.TRUE, Reasons.GATED_BY_ANOTHER_POLICY, message);
+      pass.set(Conditions.ROLLOUT_HELD, Condition.FALSE, Reasons.GATED_BY_ANOTHER_POLICY, message);
+      pass.set(Conditions.WARMED, Condition.UNKNOWN, Reasons.GATED_BY_ANOTHER_POLICY, message);
+      pass.status().setGate(null);
+      return false;
+    }
+    pass.set(Conditions.CONFLICT, Condition.FALSE, Reasons.SOLE_POLICY,
+        PolicyConflicts.soleGate(pass.policy()));
+    return true;
+  }
+
+  /** The policy's Valkey connection, or why there is none. */
+  private record Connection(ValkeyCommands commands, String problem) {}
+
+  private Connection connection(PolicyPass pass) {
+    CachePolicyStatus status = pass.status();
+    if (!Conditions.isTrue(status, Conditions.L2_REACHABLE)) {
+      return new Connection(null, Conditions.find(status, Conditions.L2_REACHABLE)
+          .map(Condition::getMessage).orElse("Valkey was not checked"));
+    }
+    try {
+      return new Connection(valkey.commands(pass.valkeyUser()), null);
+    } catch (RuntimeException e) {
+      return new Connection(null, e.getMessage());
+    }
+  }
+
+  /**
+   * Runs the gate of new pods an external gate holds, and writes its view into
+   * the pass's status; {@code read} giving null means the target vanished since the lookup.
+   *
+   * @return whether new pods are in progress
+   */
+  private boolean runNewPodsGate(PolicyPass pass, Supplier<NewPods> read) {
+    NewPods pods;
+    try {
+      pods = read.get();
+    } catch (KubernetesClientException e) {
+      log.debug("CachePolicy {}/{}: reading the target's ReplicaSets failed", pass.namespace(),
+          pass.policy().getMetadata().getName(), e);
+      pass.set(Conditions.WARMED, Condition.UNKNOWN, Reasons.RECONCILE_FAILED, "cannot tell the "
+          + "target's new pods from the older ones: " + e.getMessage() + "; the operator needs "
+          + "get on deployments and list on replicasets (operator/k8s/rbac.yaml)");
+      return false;
+    }
+    if (pods == null) {
+      return false;
+    }
+    String endpoint = pass.namespace() + "/" + pass.policy().getMetadata().getName();
+    String gatedBy = pods.flagger()
+        ? "Flagger's confirm-promotion webhook (POST /flagger/confirm-promotion)"
+        : pass.spec().getTargetRef().getKind() == TargetKind.Rollout
+        ? "an Argo analysis (GET /gate/" + endpoint + ")"
+        : "whatever asks GET /gate/" + endpoint + " (a plain Deployment's rollout is not held "
+            + "by the operator)";
+    Connection valkeyNow = connection(pass);
+    NewPodsGate.Outcome outcome = newPodsGate.run(pass.context().getClient(), pass.policy(),
+        pods, valkeyNow.commands(), valkeyNow.problem(), gatedBy);
+    CachePolicyStatus status = pass.status();
+    status.setGate(outcome.gate());
+    status.setKeySpaces(outcome.keySpaces());
+    if (outcome.warmed() != null) {
+      pass.set(Conditions.WARMED, outcome.warmed().status(), outcome.warmed().reason(),
+          outcome.warmed().message());
+    }
+    pass.set(Conditions.ROLLOUT_HELD, outcome.held().status(), outcome.held().reason(),
+        outcome.held().message());
     return outcome.active();
   }
 

@@ -1,0 +1,106 @@
+package io.warmgate.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.warmgate.testing.KwokClusterExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The analysis style end to end: the real Argo Rollouts controller runs a canary step of the
+ * example AnalysisTemplate ({@code examples/analysis/}) whose {@code web} metric asks the
+ * operator's {@code GET /gate/} on 127.0.0.1, and the canary goes on only once the operator
+ * answers warm; the operator patches nothing of the Rollout. Same stack as
+ * {@link RolloutGateE2E}.
+ */
+class AnalysisGateE2E {
+
+  @RegisterExtension
+  static final KwokClusterExtension cluster = new KwokClusterExtension();
+
+  @RegisterExtension
+  static final Stack stack = Stack.create();
+
+  private static final int DEALS = 2_000;
+
+  private static GateScenario scenario;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    scenario = GateScenario.prepare(cluster, stack, DEALS);
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (scenario != null) {
+      scenario.close();
+    }
+  }
+
+  @Test
+  void analysisStepRunsUntilTheCanaryIsWarm() throws Exception {
+    String name = "e2e-analysis";
+    try (DealRollout app = scenario.deploy(name, Map.of("mode", "Preload",
+            "hotSetSize", RolloutGateE2E.HOT_SET, "preloadRate", 100, "minCoverage", 95,
+            "maxWait", "5m", "onTimeout", "Hold"), RolloutGateE2E.WORK);
+        Traffic traffic = scenario.warmUpHotSet(app, RolloutGateE2E.HOT_SET, 150)) {
+      app.gateByAnalysis(stack.operatorMetricsAddress());
+      await("policy in the analysis style").atMost(Duration.ofMinutes(1))
+          .until(() -> "ExternalGate".equals(app.condition("RolloutHeld").get("reason")));
+
+      String stablePods = app.currentPodHash();
+      Instant since = Instant.now();
+      app.setEnv("DEAL_SCHEMA_VERSION", "v2");
+
+      await("canary analysis running").atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> !app.analysisRuns().isEmpty() && !stablePods.equals(app.currentPodHash()));
+      String canaryHash = await("canary schema hash known").atMost(Duration.ofMinutes(1))
+          .until(() -> (String) app.gate().get("canarySchemaHash"), h -> h != null && !h.isEmpty());
+      assertThat(canaryHash).isNotEqualTo(app.gate().get("stableSchemaHash"));
+
+      GenericKubernetesResource run = await("analysis successful").atMost(Duration.ofMinutes(4))
+          .pollInterval(Duration.ofMillis(200)).until(() -> {
+            List<GenericKubernetesResource> runs = app.analysisRuns();
+            return runs.get(runs.size() - 1);
+          }, r -> "Successful".equals(DealRollout.map(r.getAdditionalProperties()
+              .getOrDefault("status", Map.of())).get("phase")));
+      Duration released = Duration.between(since, Instant.now());
+      List<Map<String, Object>> measurements = measurements(run);
+      long notWarm = measurements.stream().filter(m -> "Failed".equals(m.get("phase"))).count();
+      Map<String, Object> last = measurements.get(measurements.size() - 1);
+      assertThat(last.get("phase")).isEqualTo("Successful");
+      assertThat((String) last.get("value")).contains("\"warm\":true")
+          .contains("\"reason\":\"CoverageReached\"");
+      assertThat(notWarm).as("measurements that said 'not warm yet' before the success: the "
+          + "analysis waited for the preload").isGreaterThanOrEqualTo(1);
+
+      await("rollout Healthy on v2").atMost(Duration.ofMinutes(3)).until(app::healthyAndDone);
+      assertThat(app.pauseReasons()).isEmpty();
+      traffic.close();
+      long[] settled = scenario.settledKeySpaceCounts(app.cacheName, canaryHash);
+      String causes = app.originReadCauses(canaryHash);
+      System.out.printf("%s: analysis successful %d s after the schema change, after %d "
+              + "'not warm' measurements; %d Spanner reads for %d distinct keys of the v2 key "
+              + "space (%.3f per id); %s%n", name, released.toSeconds(), notWarm, settled[0],
+          settled[1], (double) settled[0] / Math.max(1, settled[1]), causes);
+      assertThat(settled[0]).as("Spanner reads of the v2 key space vs its distinct keys (%s)",
+          causes).isLessThanOrEqualTo(Math.round(1.05 * settled[1]) + 5);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> measurements(GenericKubernetesResource run) {
+    Map<String, Object> status = DealRollout.map(run.getAdditionalProperties().get("status"));
+    List<Map<String, Object>> results = (List<Map<String, Object>>) status.get("metricResults");
+    return (List<Map<String, Object>>) results.get(0).get("measurements");
+  }
+}
