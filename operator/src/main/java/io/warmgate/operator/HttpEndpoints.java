@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.warmgate.operator.decision.GateHandler;
+import io.warmgate.operator.http.ServerTimeouts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executors;
@@ -26,6 +27,7 @@ final class HttpEndpoints implements AutoCloseable {
 
   HttpEndpoints(int port, BooleanSupplier live, BooleanSupplier ready, Supplier<String> metrics,
       HttpHandler plan, HttpHandler gate, HttpHandler flagger) throws IOException {
+    ServerTimeouts.apply();
     server = HttpServer.create(new InetSocketAddress(port), 0);
     server.setExecutor(Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "warmgate-http");

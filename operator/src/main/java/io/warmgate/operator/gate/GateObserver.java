@@ -74,22 +74,10 @@ final class GateObserver {
     CachePolicyStatus recorded = recorded(client, policy, view, step);
     ControlKeys keys = new ControlKeys(policy.getSpec().getCacheName());
 
-    List<GateObservation.KeySpace> keySpaces = null;
-    GateInputs.Observed observed;
-    if (valkey == null) {
-      observed = GateInputs.Observed.unreachable(valkeyProblem);
-    } else {
-      try {
-        ValkeyReading reading = new ValkeyReading(valkey, keys, AgentRegistry.live(valkey.sync(),
-            keys, policy.getMetadata().getNamespace(), now), view, warmup, l2Ttl(policy), now);
-        keySpaces = reading.keySpaces();
-        observed = reading.observed(heldAtGate(view, step), true);
-      } catch (RedisException e) {
-        log.debug("Reading Valkey for CachePolicy {}/{} failed",
-            policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
-        observed = GateInputs.Observed.unreachable(String.valueOf(e.getMessage()));
-      }
-    }
+    Read read = read(policy, view, warmup, keys, valkey, valkeyProblem, now,
+        heldAtGate(view, step), true);
+    List<GateObservation.KeySpace> keySpaces = read.keySpaces();
+    GateInputs.Observed observed = read.observed();
     // No agent of the canary: its pods tell why (not injected, starting, or failing).
     CanaryPods pods = observed.reachable() && observed.canarySchemas().isEmpty()
         && view.canaryInProgress() && view.canaryPauseStart().isPresent()
@@ -115,22 +103,10 @@ final class GateObserver {
     GateInputs.Warmup warmup = GateInputs.Warmup.of(policy.getSpec().getWarmup());
     RolloutView view = RolloutView.ofNewPods(pods, policy.getSpec().getTargetRef().getName());
     ControlKeys keys = new ControlKeys(policy.getSpec().getCacheName());
-    List<GateObservation.KeySpace> keySpaces = null;
-    GateInputs.Observed observed;
-    if (valkey == null) {
-      observed = GateInputs.Observed.unreachable(valkeyProblem);
-    } else {
-      try {
-        ValkeyReading reading = new ValkeyReading(valkey, keys, AgentRegistry.live(valkey.sync(),
-            keys, policy.getMetadata().getNamespace(), now), view, warmup, l2Ttl(policy), now);
-        keySpaces = reading.keySpaces();
-        observed = reading.observed(pods.inProgress(), upkeep);
-      } catch (RedisException e) {
-        log.debug("Reading Valkey for CachePolicy {}/{} failed",
-            policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
-        observed = GateInputs.Observed.unreachable(String.valueOf(e.getMessage()));
-      }
-    }
+    Read read = read(policy, view, warmup, keys, valkey, valkeyProblem, now, pods.inProgress(),
+        upkeep);
+    List<GateObservation.KeySpace> keySpaces = read.keySpaces();
+    GateInputs.Observed observed = read.observed();
     CanaryPods canaryPods = observed.reachable() && observed.canarySchemas().isEmpty()
         && pods.inProgress()
         ? CanaryPods.read(client, pods.namespace(), pods.podHashLabel(), pods.newPodHash())
@@ -140,6 +116,33 @@ final class GateObserver {
     GateInputs inputs = new GateInputs(view, new GateStep(-1, "not a pause-step gate"), warmup,
         null, false, observed, now, agentGrace, canaryPods);
     return new GateObservation(policy, null, recorded, inputs, keySpaces, valkey, keys);
+  }
+
+  /** What one pass read of Valkey: the live key spaces (null when unread) and the observation. */
+  private record Read(List<GateObservation.KeySpace> keySpaces, GateInputs.Observed observed) {}
+
+  /**
+   * Reads the agents and key spaces of {@code view}'s pods; Valkey failing, or unusable
+   * ({@code valkey} null, for {@code valkeyProblem}), is an observation.
+   *
+   * @param measure whether the new pods are at the moment the criterion is measured
+   * @param upkeep whether to keep their warm job (see {@link #observeNewPods})
+   */
+  private static Read read(CachePolicy policy, RolloutView view, GateInputs.Warmup warmup,
+      ControlKeys keys, ValkeyCommands valkey, String valkeyProblem, Instant now, boolean measure,
+      boolean upkeep) {
+    if (valkey == null) {
+      return new Read(null, GateInputs.Observed.unreachable(valkeyProblem));
+    }
+    try {
+      ValkeyReading reading = new ValkeyReading(valkey, keys, AgentRegistry.live(valkey.sync(),
+          keys, policy.getMetadata().getNamespace(), now), view, warmup, l2Ttl(policy), now);
+      return new Read(reading.keySpaces(), reading.observed(measure, upkeep));
+    } catch (RedisException e) {
+      log.debug("Reading Valkey for CachePolicy {}/{} failed",
+          policy.getMetadata().getNamespace(), policy.getMetadata().getName(), e);
+      return new Read(null, GateInputs.Observed.unreachable(String.valueOf(e.getMessage())));
+    }
   }
 
   /** Whether the Rollout is held at its gate step: the pause style's moment to measure. */

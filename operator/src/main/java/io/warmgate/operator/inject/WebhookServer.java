@@ -9,13 +9,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.webhook.admission.AdmissionController;
+import io.warmgate.operator.http.ServerTimeouts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManager;
@@ -45,15 +46,10 @@ final class WebhookServer implements AutoCloseable {
   /** Connections waiting for a thread beyond {@link #THREADS}; more are dropped. */
   private static final int QUEUE = 1024;
   /** Longest a connection may take to complete its TLS handshake and send a request's headers. */
-  static final int MAX_REQUEST_SECONDS = 10;
-  /** Longest from a request's headers to the end of its response (the API server waits 10 s). */
-  static final int MAX_RESPONSE_SECONDS = 10;
+  static final int MAX_REQUEST_SECONDS = ServerTimeouts.MAX_REQUEST_SECONDS;
 
   static {
-    // The JDK server reads these when its first server starts (the operator's first is this one);
-    // without them a stalled connection holds its thread forever.
-    setIfAbsent("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
-    setIfAbsent("sun.net.httpserver.maxRspTime", Integer.toString(MAX_RESPONSE_SECONDS));
+    ServerTimeouts.apply();
   }
 
   private static final Logger log = LoggerFactory.getLogger(WebhookServer.class);
@@ -87,12 +83,6 @@ final class WebhookServer implements AutoCloseable {
     server.setExecutor(executor);
     server.createContext(PATH, this::review);
     server.start();
-  }
-
-  private static void setIfAbsent(String property, String value) {
-    if (System.getProperty(property) == null) {
-      System.setProperty(property, value);
-    }
   }
 
   int port() {

@@ -9,6 +9,7 @@ import io.warmgate.operator.gate.Coverage;
 import io.warmgate.operator.gate.Decision;
 import io.warmgate.operator.gate.GateReasons;
 import io.warmgate.operator.gate.WarmVerdict;
+import io.warmgate.operator.http.ServerTimeouts;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.revision.NewPods;
 import java.io.IOException;
@@ -68,6 +69,8 @@ class DecisionHandlersTest {
             : new Found(null, null, "no CachePolicy in namespace " + namespace);
       }
     };
+    // As the operator's servers do: the JDK reads the bounds when a JVM's first server starts.
+    ServerTimeouts.apply();
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(GateHandler.PREFIX, new GateHandler(fake));
     server.createContext("/flagger/", new FlaggerHandler(fake));
