@@ -13,7 +13,7 @@
 # and docs/release-origin-reads.svg. The cluster part (the L2 benchmarks on a Redis cluster, about
 # ten minutes) runs only when named: `hack/bench.sh --only cluster` rewrites its cluster table
 # and docs/benchmark-cluster.md. So does the scale part (the release with 16 agents at 20,000
-# lookups/s against the capacity-modelled origin, a stand-in; about 50 minutes for its three
+# lookups/s against the capacity-modelled origin, a stand-in; about an hour for its three
 # repetitions, --scale-<name> value as --release-<name>): `hack/bench.sh --only scale` rewrites its
 # scale table, docs/benchmark-scale.md and its two charts. So does the freshness part (staleness after a write with change
 # streams, --freshness-<name> value): `hack/bench.sh --only freshness` rewrites its freshness
