@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.warmgate.operator.model.WarmupSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,6 +26,8 @@ class ScaleBenchSmokeIT {
    * needs a fleet's real-time traffic, which the report and the simulator carry.
    */
   private static final double QUICK_SPIKE = 1.4;
+  /** The CachePolicy's default {@code warmup.minCoverage}, which the quick run keeps. */
+  private static final int MIN_COVERAGE = new WarmupSpec().getMinCoverage();
   private static String report;
   private static JsonNode results;
 
@@ -59,6 +62,15 @@ class ScaleBenchSmokeIT {
     assertThat(e.get("failures").asLong()).as("(e)'s failed lookups").isZero();
     assertThat(e.get("originLoad").get("deadlineExceeded").asLong())
         .as("(e)'s DEADLINE_EXCEEDED calls").isZero();
+  }
+
+  @Test
+  void preloadIsReleasedByTheWarmCriterionNotByMaxWait() {
+    JsonNode e = run("PRELOAD");
+    assertThat(e.get("gatePhase").asText()).as("(e)'s gate phase at release").isEqualTo("Promoted");
+    assertThat(e.get("coverageAtRelease").asDouble())
+        .as("(e)'s coverage at release, %% (the policy's minCoverage is %d)", MIN_COVERAGE)
+        .isGreaterThanOrEqualTo(MIN_COVERAGE);
   }
 
   private static JsonNode run(String strategy) {

@@ -71,9 +71,10 @@ final class ModelledDeals implements Origin<Deal> {
     return Math.max(1, (int) (room * SpannerCapacity.Settings.of(nodes).capacity() / rowCost));
   }
 
+  /** The modelled client's deadline, the same whatever the nodes. */
   @Override
   public Duration timeout() {
-    return SpannerCapacity.Settings.DEFAULT_DEADLINE;
+    return current.timeout();
   }
 
   @Override

@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one release cost, over its window: from the first new pod until one L2 TTL after the last
- * old pod left. Origin reads count ids (a batch of 100 ids is 100 reads).
+ * What one release cost, over its window: from the first new pod until {@link
+ * ReleaseParams#windowSeconds} later, or, when that is 0, one L2 TTL after the last old pod left.
+ * Origin reads count ids (a batch of 100 ids is 100 reads).
  *
  * @param originReads ids read from the origin in the window, by old and new pods
  * @param refreshReads the part of {@code originReads} that refresh-ahead reloaded before expiry:

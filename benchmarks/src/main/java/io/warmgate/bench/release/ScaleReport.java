@@ -127,7 +127,8 @@ final class ScaleReport {
     double line = SpannerCapacity.RECOMMENDED_CPU_PERCENT / 100.0;
     StringBuilder md = new StringBuilder("Bars (on the medians):\n\n");
     md.append(bar(summary, "(a) shows the spike: peak ≥ " + fmt("%.0f", SPIKE_FACTOR)
-        + " × steady origin reads/s", fmt("%,.0f ≥ %,.0f", aPeak, SPIKE_FACTOR * aSteady),
+        + " × steady origin reads/s", fmt("%,.0f ≥ %,.0f × %,.0f = %,.0f (%.1f×)", aPeak,
+            SPIKE_FACTOR, aSteady, SPIKE_FACTOR * aSteady, aPeak / aSteady),
         aPeak >= SPIKE_FACTOR * aSteady));
     md.append(bar(summary, "(e) peak CPU asked of the origin ≤ the "
         + SpannerCapacity.RECOMMENDED_CPU_PERCENT + " % line", fmt("%.0f %%", 100 * eCpu),

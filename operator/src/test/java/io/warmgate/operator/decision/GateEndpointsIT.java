@@ -16,13 +16,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.gate.FakeAgents;
 import io.warmgate.operator.gate.NewPodsGate;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
+import io.warmgate.operator.testing.RunningOperator;
 import io.warmgate.testing.ArgoRollouts;
 import io.warmgate.testing.RedisExtension;
 import java.net.URI;
@@ -32,8 +32,8 @@ import java.net.http.HttpResponse;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -49,29 +49,23 @@ class GateEndpointsIT {
   static final String OLD = "01d5c6d7";
 
   @RegisterExtension
+  @Order(1)
   static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  @Order(2)
+  static final RunningOperator operator = RunningOperator.withRollouts(api);
 
   @RegisterExtension
   static final RedisExtension redis = new RedisExtension();
 
-  static WarmgateOperator operator;
   static Policies policies;
   static KubernetesClient client;
 
   @BeforeAll
-  static void startOperator() {
-    api.applyCrd(ApiServer.cachePolicyCrd());
-    api.applyCrd(ApiServer.rolloutCrd());
+  static void clients() {
     client = api.client();
-    policies = new Policies(client);
-    operator = Policies.startOperator(client);
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    if (operator != null) {
-      operator.close();
-    }
+    policies = operator.policies();
   }
 
   /** Stable agents on schema aaa111, new ones on bbb222, a hot set of 100 ids read 2/s each. */
@@ -264,7 +258,7 @@ class GateEndpointsIT {
   }
 
   static URI uri(String path) {
-    return URI.create("http://127.0.0.1:" + operator.httpPort() + path);
+    return URI.create("http://127.0.0.1:" + operator.get().httpPort() + path);
   }
 
   static HttpResponse<String> get(String path) throws Exception {
