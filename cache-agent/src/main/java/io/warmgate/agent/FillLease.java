@@ -235,10 +235,7 @@ final class FillLease<V> {
    * @param wanted whether an entry read from L2 will do, or must be loaded again
    */
   Claim<V> claim(List<String> ids, Predicate<L2Tier.Entry<V>> wanted, Duration timeout) {
-    if (store.breakerState() != CircuitBreaker.State.CLOSED) {
-      metrics.fillSkipped.increment(ids.size());
-      return Claim.none(ids);
-    }
+    // Not skipped while the lookups' breaker is open: background commands bypass it.
     return claim(ids, wanted, timeout, false);
   }
 
@@ -271,7 +268,8 @@ final class FillLease<V> {
    * polling L2 as lookups do, for up to {@code fillWait}. An id whose lease goes without a value
    * is taken over as a lookup's is: won, it is read at once with {@code read} (which loads and
    * writes ids, returning how many it wrote) and its lease released; lost, it is waited for
-   * further. An id still held at the end, or whose poll failed, is to be read by the caller.
+   * further. An id still held at the deadline, or whose polls went unanswered until then, is to
+   * be read by the caller.
    *
    * @throws RuntimeException what {@code read} throws, after releasing the leases it read under
    */
@@ -301,13 +299,10 @@ final class FillLease<V> {
       delay = nextPoll(delay, System.nanoTime() - start);
       List<L2Tier.Fill<V>> polled = await(l2.readFill(wait, timeout), timeout);
       if (polled == null) {
-        if (store.breakerState() == CircuitBreaker.State.CLOSED) {
-          metrics.fillPollRetried.increment(wait.size());
-          continue; // one slow reply, not L2 down: poll again, as a lookup's wait does
-        }
-        metrics.fillSkipped.increment(wait.size());
-        load.addAll(wait);
-        break;
+        // A slow or failed reply of a background poll (which the lookups' breaker does not
+        // stop): poll again until the wait's deadline, then read the ids here.
+        metrics.fillPollRetried.increment(wait.size());
+        continue;
       }
       Polled<V> seen = sortPolled(wait, polled, wanted);
       filled.putAll(seen.served());

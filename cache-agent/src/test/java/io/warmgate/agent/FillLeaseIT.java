@@ -442,6 +442,39 @@ class FillLeaseIT {
     assertThat(reads).hasSize(IDS.size()).allSatisfy((id, n) -> assertThat(n.get()).isEqualTo(1));
   }
 
+  /**
+   * The lookups' breaker spares lookups a slow L2; it does not stop the background fill, which has
+   * its own bound: a new pod whose lookups miss their budget while it warms up must still fill.
+   */
+  @Test
+  void aFillWritesL2WhileTheLookupsBreakerIsOpen() {
+    Pod a = pod("a", LONG_WAIT, w -> w.l2BreakerWait(Duration.ofMinutes(1)));
+    a.origin.latencyMillis = 10;
+    valkey.stop();
+    try {
+      for (String id : IDS.subList(0, 10)) {
+        assertThat(a.cache.get(id)).isEqualTo("D" + id);
+      }
+      await().atMost(Duration.ofSeconds(5))
+          .until(() -> Meters.gauge(a.meters, "warmgate.l2.breaker.state") == 1);
+    } finally {
+      valkey.start();
+    }
+    List<String> batch = IDS.subList(10, 20);
+
+    assertThat(a.cache.fillL2(batch)).isEqualTo(batch.size());
+
+    assertThat(Meters.gauge(a.meters, "warmgate.l2.breaker.state")).as("still open").isEqualTo(1);
+    assertThat(a.lease("won")).isEqualTo(batch.size());
+    Pod b = pod("b", LONG_WAIT);
+    for (String id : batch) {
+      assertThat(b.cache.get(id)).isEqualTo("D" + id);
+    }
+    assertThat(b.origin.calls.get()).as("b found the whole batch in L2").isZero();
+    assertThat(reads).hasSize(IDS.size()).allSatisfy((id, n) -> assertThat(n.get()).isEqualTo(1));
+    awaitNoLeaseLeft();
+  }
+
   @Test
   void aZeroFillWaitTakesNoLeaseAsBefore() throws Exception {
     Pod a = pod("a", Duration.ZERO);

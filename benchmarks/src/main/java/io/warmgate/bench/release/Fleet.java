@@ -75,6 +75,11 @@ final class Fleet implements AutoCloseable {
         .mapToLong(ReleasePod::refreshedIds).sum();
   }
 
+  /** L2 commands past their bound, of every pod this fleet ever started, so far. */
+  long l2PastBound() {
+    return all.stream().mapToLong(ReleasePod::l2PastBound).sum();
+  }
+
   /** The live pods of {@code version}. */
   List<ReleasePod> of(ReleasePod.Version version) {
     List<ReleasePod> pods = new ArrayList<>();

@@ -159,6 +159,12 @@ final class ReleasePod implements AutoCloseable {
         .mapToDouble(c -> c.count()).sum();
   }
 
+  /** This pod's L2 commands that ran past their bound (a lookup's is the L2 budget) so far. */
+  long l2PastBound() {
+    return (long) meters.find("warmgate.l2.errors").tags("kind", "timeout").counters().stream()
+        .mapToDouble(c -> c.count()).sum();
+  }
+
   private long count(String result) {
     return (long) meters.find("warmgate.cache.gets").tags("tier", "l1", "result", result).counters()
         .stream().mapToDouble(c -> c.count()).sum();

@@ -37,13 +37,17 @@ import java.util.Map;
  *     gated)
  * @param gateSteps each step of a gated release as {@link GateSteps} first saw it, seconds after
  *     the canary started (empty when not gated)
+ * @param l2PastBound the fleet's L2 commands in the window that ran past their bound (a
+ *     lookup's is the L2 budget): a lookup whose read is among them went to the origin instead. On
+ *     a healthy L2, a sign that the machine running the fleet is short of CPU
  * @param failureKinds failed requests by exception and message start
  * @param originLoad the modelled origin's load in the window, null with the emulator
  */
 record ReleaseResult(Strategy strategy, long originReads, long refreshReads, long newPodReads,
     long newPodRefreshReads, long requested, long union, long preloaded, long wasted,
     long requestedByNew, long newUnion, long recalled, long newDuplicates, double steadyPerSecond,
-    double peakPerSecond, double steadyCallMillis, double windowCallMillis, List<Long> timeline, int leadSeconds, long lookups, long failures,
+    double peakPerSecond, double steadyCallMillis, double windowCallMillis, List<Long> timeline,
+    int leadSeconds, long lookups, long failures, long l2PastBound,
     double p50Millis, double p99Millis, double releaseSeconds, double windowSeconds,
     Double gateSeconds, String gatePhase, Double coverageAtRelease, Double registeredSeconds,
     Map<String, Double> gateSteps, Map<String, Long> failureKinds, OriginLoad originLoad) {

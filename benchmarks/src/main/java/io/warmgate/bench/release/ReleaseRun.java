@@ -87,6 +87,7 @@ final class ReleaseRun {
         }
         long t0 = System.currentTimeMillis();
         long refreshedBefore = fleet.refreshedIds();
+        long pastBoundBefore = fleet.l2PastBound();
         double steadyL1 = l1HitRatio(fleet.live());
         Gate gate = release(fleet, policy, steadyL1);
         long released = System.currentTimeMillis();
@@ -95,7 +96,7 @@ final class ReleaseRun {
         Thread.sleep(Math.max(0, end - System.currentTimeMillis()));
         traffic.close();
         return measure(traffic, t0, released, end, gate, fleet.refreshedIds() - refreshedBefore,
-            fleet.refreshedIds(ReleasePod.Version.NEW));
+            fleet.refreshedIds(ReleasePod.Version.NEW), fleet.l2PastBound() - pastBoundBefore);
       }
     } finally {
       if (strategy.gated()) {
@@ -239,7 +240,7 @@ final class ReleaseRun {
   }
 
   private ReleaseResult measure(Traffic traffic, long t0, long released, long end, Gate gate,
-      long refreshed, long refreshedByNew) {
+      long refreshed, long refreshedByNew, long l2PastBound) {
     OriginLog origins = env.origins();
     List<OriginLog.Read> reads = origins.between(t0, end);
     long originReads = reads.stream().mapToLong(r -> r.ids().size()).sum();
@@ -288,7 +289,7 @@ final class ReleaseRun {
         newUnion.size(), recalled, origins.newVersionDuplicates(t0, end,
             l2Ttl.minus(p.scaled(Practice.REFRESH_AHEAD)).toMillis()), steadyPerSecond, peak,
         origins.meanMillisBetween(steadyFrom, t0), origins.meanMillisBetween(t0, end),
-        List.copyOf(timeline), LEAD_SECONDS, lookups.size(), failures,
+        List.copyOf(timeline), LEAD_SECONDS, lookups.size(), failures, l2PastBound,
         Percentiles.nearestRank(latencies, 0.50) / 1000.0, Percentiles.nearestRank(latencies, 0.99) / 1000.0,
         (released - t0) / 1000.0, (end - t0) / 1000.0, gate.seconds(), gate.phase(),
         gate.coverage(), gate.registeredSeconds(), gate.steps(), traffic.failureKinds(),

@@ -32,14 +32,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Valkey/Redis client of the L2 tier, on a standalone server or a cluster
- * ({@link ValkeyConnection}): every command is bounded by a time budget and goes through a circuit
- * breaker, so a slow or absent server costs a caller at most the budget and, once the breaker is
- * open, nothing. On a cluster one breaker covers every node: it opens once half of the recent
+ * ({@link ValkeyConnection}): a lookup's command is bounded by a time budget and goes through a
+ * circuit breaker, so a slow or absent server costs a lookup at most the budget and, once the
+ * breaker is open, nothing. A background command (the overloads that take a timeout) is bounded by
+ * that timeout alone and bypasses the breaker ({@link Bound}). On a cluster one breaker covers every node: it opens once half of the recent
  * commands failed, whichever nodes they went to (under load, a dead primary of three does that
  * within a fraction of a second, as a whole cluster that stops answering would).
  *
  * <p>Every method returns at once; the future fails with {@link L2UnavailableException} when the
- * breaker is open or no connection exists, with a {@link TimeoutException} when the budget ran
+ * breaker is open (lookups) or no connection exists, with a {@link TimeoutException} when the bound ran
  * out, or with Lettuce's exception. Failures are reported to the {@link Listener} once each.
  * Thread-safe.
  *
@@ -102,7 +103,8 @@ public final class L2Store implements AutoCloseable {
 
   private final ClientResources resources;
   private final ValkeyEndpoint endpoint;
-  private final long budgetNanos;
+  /** The bound of a lookup's command: the budget, through the breaker. */
+  private final Bound lookupBound;
   private final CircuitBreaker breaker;
   private final Listener listener;
   private final Executor replies;
@@ -110,15 +112,30 @@ public final class L2Store implements AutoCloseable {
   private volatile ValkeyConnection<byte[]> connection;
   private volatile long nextConnectNanos;
   private volatile boolean closed;
+  /** The latest failure, named when the breaker opens. */
+  private volatile Throwable lastError;
 
   private L2Store(ValkeyEndpoint endpoint, Duration budget, CircuitBreakerConfig breakerConfig,
       Listener listener, Executor replies) {
     this.endpoint = endpoint;
-    this.budgetNanos = budget.toNanos();
+    this.lookupBound = new Bound(budget.toNanos(), true);
     this.listener = listener;
     this.replies = replies;
     this.breaker = CircuitBreaker.of("warmgate-l2", breakerConfig);
     this.resources = ValkeyConnection.resources(0);
+    // Lookups and fills go to the origin while it is open: an operator must see when and why.
+    breaker.getEventPublisher().onStateTransition(e -> {
+      CircuitBreaker.State to = e.getStateTransition().getToState();
+      if (to == CircuitBreaker.State.OPEN) {
+        log.warn("L2 ({}) circuit breaker opened: {} % of the last {} commands failed, the latest "
+            + "with {}; L2 is not used for {} s", endpoint,
+            Math.round(breaker.getMetrics().getFailureRate()),
+            breaker.getMetrics().getNumberOfBufferedCalls(), lastError,
+            breakerConfig.getWaitIntervalFunctionInOpenState().apply(1) / 1000.0);
+      } else if (to == CircuitBreaker.State.CLOSED) {
+        log.info("L2 ({}) circuit breaker closed: L2 is used again", endpoint);
+      }
+    });
   }
 
   /**
@@ -154,7 +171,7 @@ public final class L2Store implements AutoCloseable {
    *     for the reply can take it on its own thread
    */
   public CompletableFuture<byte[]> lookup(String key, Executor replies) {
-    return guarded(() -> connection.lookups().get(key), budgetNanos, replies);
+    return guarded(() -> connection.lookups().get(key), lookupBound, replies);
   }
 
   /**
@@ -163,7 +180,7 @@ public final class L2Store implements AutoCloseable {
    * {@code replies}, as there.
    */
   public CompletableFuture<List<byte[]>> lookupAll(List<String> keys, Executor replies) {
-    return getAll(keys, budgetNanos, true, replies);
+    return getAll(keys, lookupBound, true, replies);
   }
 
   /**
@@ -171,7 +188,7 @@ public final class L2Store implements AutoCloseable {
    * lease or lock holder needs. The list holds null for each missing key, in order.
    */
   public CompletableFuture<List<byte[]>> getAll(List<String> keys) {
-    return getAll(keys, budgetNanos, false, replies);
+    return getAll(keys, lookupBound, false, replies);
   }
 
   /**
@@ -179,14 +196,14 @@ public final class L2Store implements AutoCloseable {
    * work (filling L2), where a lookup's budget would only turn a slow reply into a reload.
    */
   public CompletableFuture<List<byte[]>> getAll(List<String> keys, Duration timeout) {
-    return getAll(keys, timeout.toNanos(), false, replies);
+    return getAll(keys, Bound.background(timeout), false, replies);
   }
 
-  private CompletableFuture<List<byte[]>> getAll(List<String> keys, long timeoutNanos,
+  private CompletableFuture<List<byte[]>> getAll(List<String> keys, Bound bound,
       boolean lookup, Executor replies) {
     String[] array = keys.toArray(String[]::new);
     return guarded(() -> (lookup ? connection.lookups() : connection.async()).mget(array),
-            timeoutNanos, replies)
+            bound, replies)
         .thenApply(values -> {
           List<byte[]> out = new ArrayList<>(values.size());
           for (KeyValue<String, byte[]> kv : values) {
@@ -198,56 +215,56 @@ public final class L2Store implements AutoCloseable {
 
   /** {@code SET key value PX ttlMillis}. */
   public CompletableFuture<String> set(String key, byte[] value, long ttlMillis) {
-    return set(key, value, ttlMillis, budgetNanos);
+    return set(key, value, ttlMillis, lookupBound);
   }
 
   /** {@code SET key value PX ttlMillis} bounded by {@code timeout}: see {@link #getAll(List, Duration)}. */
   public CompletableFuture<String> set(String key, byte[] value, long ttlMillis, Duration timeout) {
-    return set(key, value, ttlMillis, timeout.toNanos());
+    return set(key, value, ttlMillis, Bound.background(timeout));
   }
 
-  private CompletableFuture<String> set(String key, byte[] value, long ttlMillis, long timeoutNanos) {
+  private CompletableFuture<String> set(String key, byte[] value, long ttlMillis, Bound bound) {
     return guarded(() -> connection.async().set(key, value, SetArgs.Builder.px(ttlMillis)),
-        timeoutNanos, replies);
+        bound, replies);
   }
 
   /** {@code SET key value NX PX ttlMillis}; completes with whether the key was set. */
   public CompletableFuture<Boolean> setIfAbsent(String key, byte[] value, long ttlMillis) {
-    return setIfAbsent(key, value, ttlMillis, budgetNanos);
+    return setIfAbsent(key, value, ttlMillis, lookupBound);
   }
 
   /** {@link #setIfAbsent(String, byte[], long)} bounded by {@code timeout}: see {@link #getAll(List, Duration)}. */
   public CompletableFuture<Boolean> setIfAbsent(String key, byte[] value, long ttlMillis,
       Duration timeout) {
-    return setIfAbsent(key, value, ttlMillis, timeout.toNanos());
+    return setIfAbsent(key, value, ttlMillis, Bound.background(timeout));
   }
 
   private CompletableFuture<Boolean> setIfAbsent(String key, byte[] value, long ttlMillis,
-      long timeoutNanos) {
+      Bound bound) {
     return guarded(() -> connection.async().set(key, value, SetArgs.Builder.nx().px(ttlMillis)),
-        timeoutNanos, replies).thenApply("OK"::equals);
+        bound, replies).thenApply("OK"::equals);
   }
 
   /** {@code UNLINK key} bounded by {@code timeout}; completes with whether the key existed. */
   public CompletableFuture<Boolean> delete(String key, Duration timeout) {
-    return guarded(() -> connection.async().unlink(key), timeout.toNanos(), replies)
+    return guarded(() -> connection.async().unlink(key), Bound.background(timeout), replies)
         .thenApply(n -> n != null && n > 0);
   }
 
   /** Deletes {@code key} if it holds {@code expected} (one Lua call); completes with whether it did. */
   public CompletableFuture<Boolean> deleteIfEquals(String key, byte[] expected) {
-    return deleteIfEquals(key, expected, budgetNanos);
+    return deleteIfEquals(key, expected, lookupBound);
   }
 
   /** {@link #deleteIfEquals(String, byte[])} bounded by {@code timeout}: see {@link #getAll(List, Duration)}. */
   public CompletableFuture<Boolean> deleteIfEquals(String key, byte[] expected, Duration timeout) {
-    return deleteIfEquals(key, expected, timeout.toNanos());
+    return deleteIfEquals(key, expected, Bound.background(timeout));
   }
 
-  private CompletableFuture<Boolean> deleteIfEquals(String key, byte[] expected, long timeoutNanos) {
+  private CompletableFuture<Boolean> deleteIfEquals(String key, byte[] expected, Bound bound) {
     return guarded(() -> connection.async().<Long>eval(
             COMPARE_AND_DELETE, ScriptOutputType.INTEGER, new String[] {key}, expected),
-        timeoutNanos, replies).thenApply(n -> n != null && n == 1L);
+        bound, replies).thenApply(n -> n != null && n == 1L);
   }
 
   /**
@@ -275,7 +292,7 @@ public final class L2Store implements AutoCloseable {
         args[j + 1] = tokens.get(group.get(j));
       }
       calls.add(guarded(() -> connection.async().<Long>eval(RENEW_ALL, ScriptOutputType.INTEGER,
-              groupKeys, args), timeout.toNanos(), replies)
+              groupKeys, args), Bound.background(timeout), replies)
           .exceptionally(error -> 0L));
     }
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
@@ -311,18 +328,21 @@ public final class L2Store implements AutoCloseable {
   }
 
   private <T> CompletableFuture<T> guarded(Supplier<? extends CompletionStage<T>> command) {
-    return guarded(command, budgetNanos, replies);
+    return guarded(command, lookupBound, replies);
   }
 
-  /** Where every reply enters: counted here, then handed to {@code replies}. */
+  /**
+   * Where every command goes and every reply enters: counted here, then handed to
+   * {@code replies}. A lookup's command asks the breaker and feeds it; a background one neither.
+   */
   private <T> CompletableFuture<T> guarded(Supplier<? extends CompletionStage<T>> command,
-      long timeoutNanos, Executor replies) {
+      Bound bound, Executor replies) {
     if (connection == null) {
       maybeReconnect();
       listener.skipped();
       return CompletableFuture.failedFuture(NOT_CONNECTED);
     }
-    if (!breaker.tryAcquirePermission()) {
+    if (bound.breaker() && !breaker.tryAcquirePermission()) {
       listener.skipped();
       return CompletableFuture.failedFuture(BREAKER_OPEN);
     }
@@ -335,12 +355,17 @@ public final class L2Store implements AutoCloseable {
       result = CompletableFuture.failedFuture(e);
     }
     CompletableFuture<T> reply = new CompletableFuture<>();
-    result.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
+    result.orTimeout(bound.nanos(), TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
       long elapsed = System.nanoTime() - start;
       if (error == null) {
-        breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+        if (bound.breaker()) {
+          breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+        }
       } else {
-        breaker.onError(elapsed, TimeUnit.NANOSECONDS, error);
+        lastError = error;
+        if (bound.breaker()) {
+          breaker.onError(elapsed, TimeUnit.NANOSECONDS, error);
+        }
         listener.failed(error, error instanceof TimeoutException);
       }
       handOver(reply, value, error, replies);
@@ -386,6 +411,20 @@ public final class L2Store implements AutoCloseable {
   private void maybeReconnect() {
     if (!closed && System.nanoTime() - nextConnectNanos >= 0 && connecting.compareAndSet(false, true)) {
       startConnect();
+    }
+  }
+
+  /**
+   * How a command is bounded. A lookup's goes through the breaker, which spares lookups a slow
+   * L2's budget once half of them missed it. Background work (filling L2, leases it renews,
+   * invalidation) names its own, longer timeout and bypasses the breaker: a pod whose lookups miss
+   * the budget (a new pod's JIT warm-up, CPU throttling, a GC pause) is the very pod that must
+   * fill its key space, and a background command that L2 answers within its timeout is no
+   * reason to stop; one that fails fails on its own, bounded by that timeout.
+   */
+  private record Bound(long nanos, boolean breaker) {
+    static Bound background(Duration timeout) {
+      return new Bound(timeout.toNanos(), false);
     }
   }
 }
