@@ -53,14 +53,15 @@ final class GateTimings {
       summary.add("warm (coverage reached, paused, agent registered) → released, whole stack with "
           + "the real Argo controller", "10-min fixed pause (a constant)",
           String.format(Locale.ROOT, "%,d ms", schemaChange),
-          String.format(Locale.ROOT, "≤ %,d ms", REACTION_BAR_MS));
+          String.format(Locale.ROOT, "≤ %,d ms", REACTION_BAR_MS), schemaChange <= REACTION_BAR_MS);
     }
     if (!same.isEmpty()) {
       summary.add("same schema: paused and agent registered → released, whole stack (median / max of "
           + same.size() + ")", "10-min fixed pause (a constant)",
           String.format(Locale.ROOT, "%,d / %,d ms", same.get(same.size() / 2),
               same.get(same.size() - 1)),
-          String.format(Locale.ROOT, "≤ %,d ms", SAME_SCHEMA_BAR_MS));
+          String.format(Locale.ROOT, "≤ %,d ms (max)", SAME_SCHEMA_BAR_MS),
+          same.get(same.size() - 1) <= SAME_SCHEMA_BAR_MS);
     }
     return md.toString();
   }

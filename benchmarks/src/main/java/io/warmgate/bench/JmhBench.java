@@ -186,12 +186,15 @@ final class JmhBench {
       List<String> baseAlloc = new ArrayList<>();
       List<String> oursAlloc = new ArrayList<>();
       String unit = "";
+      boolean met = true;
       for (int threads : THREADS) {
         Score b = scores.get(pair.benchmarkClass() + "." + pair.baseline() + "@" + threads);
         Score o = scores.get(pair.benchmarkClass() + "." + pair.ours() + "@" + threads);
         if (b == null || o == null) {
           continue;
         }
+        met &= o.value() / b.value() <= pair.maxRatio() && (Double.isNaN(pair.maxAllocRatio())
+            || o.bytesPerOp() / b.bytesPerOp() <= pair.maxAllocRatio());
         unit = b.unit().replace("/op", "");
         base.add(fmt(b.value()) + " ± " + fmt(b.error()));
         ours.add(fmt(o.value()) + " ± " + fmt(o.error()));
@@ -209,7 +212,8 @@ final class JmhBench {
           String.join(" / ", base) + " " + unit + (alloc ? "; " + String.join(" / ", baseAlloc) + " B" : ""),
           String.join(" / ", ours) + " " + unit + " (" + String.join(" / ", ratios) + ")"
               + (alloc ? "; " + String.join(" / ", oursAlloc) + " B" : ""),
-          "≤ " + fmt(pair.maxRatio()) + "×" + (alloc ? ", ≤ " + fmt(pair.maxAllocRatio()) + "× bytes" : ""));
+          "≤ " + fmt(pair.maxRatio()) + "×" + (alloc ? ", ≤ " + fmt(pair.maxAllocRatio()) + "× bytes" : ""),
+          met);
     }
   }
 

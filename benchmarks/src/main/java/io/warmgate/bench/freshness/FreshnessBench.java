@@ -140,13 +140,14 @@ public final class FreshnessBench {
         "≤ " + TTL_BOUND.toSeconds() + " s (constant: the TTLs, no invalidation)",
         ms(s, 0.50) + " / " + ms(s, 0.99)
             + (lease.missed() > 0 ? " (" + lease.missed() + " not served in 30 s)" : ""),
-        "p99 ≤ " + P99_BAR.toMillis() + " ms");
+        "p99 ≤ " + P99_BAR.toMillis() + " ms", lease.missed() == 0 && s.length > 0
+            && Percentiles.nearestRank(s, 0.99) <= P99_BAR.toMillis());
     summary.add(String.format(Locale.ROOT, "origin reads of a changed deal per change, fleet of %d "
             + "(mean / max)", p.agents()),
         String.format(Locale.ROOT, "without the fill lease: %.2f / %d", noLease.readsPerChange(),
             noLease.maxReadsPerChange()),
         String.format(Locale.ROOT, "%.2f / %d", lease.readsPerChange(), lease.maxReadsPerChange()),
-        "≤ 1");
+        "≤ 1 (mean)", lease.readsPerChange() <= 1);
   }
 
   private static String ms(long[] sorted, double q) {

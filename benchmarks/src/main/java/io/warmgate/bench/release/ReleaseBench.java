@@ -179,14 +179,25 @@ public final class ReleaseBench {
             ours.fillsPerUnionId(), ours.newDuplicatesPerNewId(), ours.peakPerSecond(),
             100 * ours.wasteShare(), ours.preloaded()),
         String.format(Locale.ROOT, "≤ %.2f per id; waste ≤ %.0f %%; peak ≤ %,.0f/s", READS_BAR,
-            100 * WASTE_BAR, p.preloadRate() + PEAK_STEADY_FACTOR * ours.steadyPerSecond()));
+            100 * WASTE_BAR, peakBar(p, ours)), ours.fillReads() <= READS_BAR * ours.union()
+            && ours.wasteShare() <= WASTE_BAR && ours.peakPerSecond() <= peakBar(p, ours));
     summary.add(String.format(Locale.ROOT, "same release: first new pod → last old pod gone "
         + "(time compressed %.0f×)", p.timeFactor()), String.join("; ", durations),
         String.format(Locale.ROOT, "(e) %.1f s; %.1f s from the canary's agent registered",
             ours.releaseSeconds(), ours.releaseSeconds()
                 - (ours.registeredSeconds() == null ? 0 : ours.registeredSeconds())),
-        String.format(Locale.ROOT, "≤ %.1f s", DURATION_FACTOR * ours.preloaded() / p.preloadRate()
-            + GATE_REACTION_SECONDS));
+        String.format(Locale.ROOT, "≤ %.1f s", durationBar(p, ours)),
+        ours.releaseSeconds() <= durationBar(p, ours));
+  }
+
+  /** (e)'s peak bar: its preload on top of the steady rate, with a margin. */
+  private static double peakBar(ReleaseParams p, ReleaseResult ours) {
+    return p.preloadRate() + PEAK_STEADY_FACTOR * ours.steadyPerSecond();
+  }
+
+  /** (e)'s release bar: the preload at its rate, with a margin, and the gate's reaction. */
+  private static double durationBar(ReleaseParams p, ReleaseResult ours) {
+    return DURATION_FACTOR * ours.preloaded() / p.preloadRate() + GATE_REACTION_SECONDS;
   }
 
   private static String markdown(ReleaseParams p, List<ReleaseResult> results, double seconds) {
@@ -253,8 +264,8 @@ public final class ReleaseBench {
     ReleaseResult ours = results.stream().filter(r -> r.strategy() == Strategy.PRELOAD).findFirst()
         .orElseThrow();
     double readsBar = READS_BAR * ours.union();
-    double peakBar = p.preloadRate() + PEAK_STEADY_FACTOR * ours.steadyPerSecond();
-    double durationBar = DURATION_FACTOR * ours.preloaded() / p.preloadRate() + GATE_REACTION_SECONDS;
+    double peakBar = peakBar(p, ours);
+    double durationBar = durationBar(p, ours);
     md.append("Bars for (e) warmgate Preload:\n\n");
     md.append(String.format(Locale.ROOT, "- fill reads (origin reads less refresh-ahead reloads, "
         + "which keep hot keys in L2 with or without a release) ≤ %.2f × ids requested ∪ preloaded: "

@@ -169,7 +169,7 @@ final class ScaleReport {
 
   private static String bar(Summary summary, String what, String measured, boolean met) {
     summary.add("release at production traffic (modelled origin, a stand-in): " + what, "–",
-        measured, met ? "met" : "missed");
+        measured, "as stated", met);
     return String.format(Locale.ROOT, "- %s: %s: %s.%n", what, measured, met ? "met"
         : "**missed**");
   }
