@@ -26,6 +26,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cd "$WARMGATE_ROOT"
 out="${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}"
+# The reports say which code they measured ("-dirty": with changes not committed).
+commit="$(git -C "$WARMGATE_ROOT" describe --always --dirty 2>/dev/null || echo "unknown (not a git checkout)")"
 
 # The fleet simulator: pure computation, no prerequisites beyond the JDK and Maven.
 run_simulator() {
@@ -70,7 +72,7 @@ elif [[ "${BENCH_GATE_E2E:-1}" == 1 && $# -eq 0 ]]; then
   args+=(--gate-timings "$out/gate-timings.json")
 fi
 log "running the benchmarks (${BENCH_QUICK:+quick, }this takes a while; the report is printed at the end)"
-timed "benchmarks" java -Dwarmgate.repo.dir="$WARMGATE_ROOT" \
+timed "benchmarks" java -Dwarmgate.repo.dir="$WARMGATE_ROOT" -Dwarmgate.commit="$commit" \
   -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \
   -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
   io.warmgate.bench.BenchMain "${args[@]}" "$@"

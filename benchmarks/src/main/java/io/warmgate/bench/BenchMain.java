@@ -91,6 +91,7 @@ public final class BenchMain {
       report.append("Quick smoke run (small sizes, short iterations): the figures only show that the"
           + " benchmarks run.\n\n");
     }
+    report.append(RunStamp.now().describe()).append("\n\n");
     long start = System.nanoTime();
     Summary summary = new Summary();
     if (parts.contains("jmh")) {
@@ -134,7 +135,7 @@ public final class BenchMain {
       report.append(GateTimings.render(gateTimings, summary));
     }
     report.append("Whole run: ").append(Duration.ofNanos(System.nanoTime() - start).toSeconds())
-        .append(" s.\n");
+        .append(" s; ").append(RunStamp.loadAverage()).append(" at its end.\n");
     Files.writeString(out.resolve("report.md"), report);
     if (!quick && parts.containsAll(PARTS)) {
       // Only a full run of every part may stand for docs/performance.md's table (hack/bench.sh copies it).
