@@ -31,6 +31,7 @@ import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.WarmupSpec;
+import io.warmgate.operator.readiness.WarmPods;
 import io.warmgate.operator.revision.NewPods;
 import io.warmgate.operator.revision.Revisions;
 import io.warmgate.operator.status.Conditions;
@@ -107,6 +108,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   private final boolean rolloutsInstalled;
   private final RolloutGate gate;
   private final NewPodsGate newPodsGate;
+  private final WarmPods warmPods;
   private final BooleanSupplier leading;
 
   private ValkeyCheck valkeyCheck;
@@ -133,6 +135,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     this.rolloutsInstalled = rolloutsInstalled;
     this.gate = new RolloutGate(clock, RolloutGate.DEFAULT_AGENT_GRACE, leading);
     this.newPodsGate = new NewPodsGate(clock, RolloutGate.DEFAULT_AGENT_GRACE);
+    this.warmPods = new WarmPods(clock);
   }
 
   @Override
@@ -374,12 +377,11 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       return false;
     }
     String endpoint = pass.namespace() + "/" + pass.policy().getMetadata().getName();
+    boolean readiness = pass.spec().getTargetRef().getKind() == TargetKind.Deployment;
     String gatedBy = pods.flagger()
         ? "Flagger's confirm-promotion webhook (POST /flagger/confirm-promotion)"
-        : pass.spec().getTargetRef().getKind() == TargetKind.Rollout
-        ? "an Argo analysis (GET /gate/" + endpoint + ")"
-        : "whatever asks GET /gate/" + endpoint + " (a plain Deployment's rollout is not held "
-            + "by the operator)";
+        : readiness ? "the " + PodReadiness.CONDITION + " readiness gate of its pods"
+        : "an Argo analysis (GET /gate/" + endpoint + ")";
     Connection valkeyNow = connection(pass);
     NewPodsGate.Outcome outcome = newPodsGate.run(pass.context().getClient(), pass.policy(),
         pods, valkeyNow.commands(), valkeyNow.problem(), gatedBy);
@@ -390,9 +392,15 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       pass.set(Conditions.WARMED, outcome.warmed().status(), outcome.warmed().reason(),
           outcome.warmed().message());
     }
-    pass.set(Conditions.ROLLOUT_HELD, outcome.held().status(), outcome.held().reason(),
-        outcome.held().message());
-    return outcome.active();
+    if (!readiness) {
+      pass.set(Conditions.ROLLOUT_HELD, outcome.held().status(), outcome.held().reason(),
+          outcome.held().message());
+      return outcome.active();
+    }
+    WarmPods.Result held = warmPods.apply(pass.context().getClient(), pass.policy(),
+        outcome.verdict());
+    PodReadiness.report(pass, outcome, held);
+    return outcome.active() || held.waiting() > 0;
   }
 
   /**
@@ -563,6 +571,14 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
             policy.getMetadata().getNamespace(), policy.getMetadata().getName(),
             spec.getTargetRef().getName());
       }
+    }
+    if (hasFinalizer(policy, FINALIZER) && spec != null && spec.getTargetRef() != null
+        && spec.getTargetRef().getKind() == TargetKind.Deployment) {
+      int released = warmPods.releaseAll(context.getClient(), policy, "Deployment",
+          spec.getTargetRef().getName());
+      log.warn("CachePolicy {}/{} deleted while {} pods of Deployment {} waited on {}; let in",
+          policy.getMetadata().getNamespace(), policy.getMetadata().getName(), released,
+          spec.getTargetRef().getName(), PodReadiness.CONDITION);
     }
     valkey.release(PolicyPass.valkeyUser(policy));
     keepFinalizer(policy, context, false);

@@ -1,0 +1,48 @@
+package io.warmgate.operator.policy;
+
+import io.warmgate.operator.gate.Decision;
+import io.warmgate.operator.gate.NewPodsGate;
+import io.warmgate.operator.inject.PodInjector;
+import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.readiness.WarmPods;
+import io.warmgate.operator.status.Conditions;
+import io.warmgate.operator.status.Reasons;
+
+/**
+ * What {@code RolloutHeld} says for a Deployment whose pods wait on the
+ * {@value PodInjector#READINESS_GATE} readiness gate: True while a gated pod waits (so the policy
+ * keeps its finalizer, and deleting it lets the pods in), False once none does. Each transition
+ * is an Event on the policy, as for a held Rollout.
+ */
+final class PodReadiness {
+
+  /** The pod condition the Deployment's pods wait on. */
+  static final String CONDITION = PodInjector.READINESS_GATE;
+  /** The reason of {@code RolloutHeld=False} when no gated pod waits. */
+  static final String NO_POD_WAITING = "NoPodWaiting";
+
+  private PodReadiness() {}
+
+  static void report(PolicyPass pass, NewPodsGate.Outcome outcome, WarmPods.Result pods) {
+    String workload = outcome.verdict().pods().workload();
+    Decision decision = outcome.verdict().decision();
+    if (pods.problem() != null) {
+      // Keep what was held: not knowing the pods is no reason to drop the finalizer.
+      pass.report(Conditions.ROLLOUT_HELD, Conditions.isTrue(pass.status(),
+              Conditions.ROLLOUT_HELD) ? Condition.TRUE : Condition.FALSE,
+          Reasons.RECONCILE_FAILED, pods.problem());
+    } else if (pods.waiting() > 0) {
+      pass.report(Conditions.ROLLOUT_HELD, Condition.TRUE, decision.reason(), pods.waiting()
+          + " of " + pods.gated() + " gated pods of " + workload + " wait on " + CONDITION
+          + ": " + decision.message());
+    } else if (pods.gated() == 0) {
+      pass.report(Conditions.ROLLOUT_HELD, Condition.FALSE, NO_POD_WAITING, "no pod of "
+          + workload + " carries the " + CONDITION + " readiness gate. The webhook adds it to "
+          + "pods created while this policy exists; a pod's readiness gates are fixed when it "
+          + "is created, so older pods are not held (restart the Deployment to gate them)");
+    } else {
+      pass.report(Conditions.ROLLOUT_HELD, Condition.FALSE, NO_POD_WAITING, "all "
+          + pods.gated() + " gated pods of " + workload + " are let in: " + decision.message());
+    }
+  }
+}
