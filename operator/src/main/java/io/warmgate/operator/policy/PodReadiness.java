@@ -2,8 +2,11 @@ package io.warmgate.operator.policy;
 
 import io.warmgate.operator.gate.Decision;
 import io.warmgate.operator.gate.NewPodsGate;
+import io.warmgate.operator.gate.WarmVerdict;
 import io.warmgate.operator.inject.PodInjector;
 import io.warmgate.operator.model.Condition;
+import io.warmgate.operator.model.WarmupMode;
+import io.warmgate.operator.model.WarmupSpec;
 import io.warmgate.operator.readiness.WarmPods;
 import io.warmgate.operator.status.Conditions;
 import io.warmgate.operator.status.Reasons;
@@ -23,6 +26,23 @@ final class PodReadiness {
 
   private PodReadiness() {}
 
+  /**
+   * Why an Organic policy's held pods may only get in at maxWait: a pod that is not Ready gets no
+   * Service traffic, so nothing but a preload fills its new key space.
+   */
+  static String organicHint(PolicyPass pass, WarmVerdict verdict) {
+    if (verdict.newSchemaHash() == null
+        || verdict.newSchemaHash().equals(verdict.stableSchemaHash())) {
+      return "";
+    }
+    WarmupSpec warmup = pass.spec().getWarmup();
+    WarmupMode mode = warmup == null || warmup.getMode() == null ? new WarmupSpec().getMode()
+        : warmup.getMode();
+    return mode != WarmupMode.Organic ? "" : ". spec.warmup.mode is Organic, but a pod held "
+        + "unready gets no Service traffic to fill its key space, so only maxWait and onTimeout "
+        + "end a schema-changing release: set spec.warmup.mode: Preload";
+  }
+
   static void report(PolicyPass pass, NewPodsGate.Outcome outcome, WarmPods.Result pods) {
     String workload = outcome.verdict().pods().workload();
     Decision decision = outcome.verdict().decision();
@@ -34,7 +54,7 @@ final class PodReadiness {
     } else if (pods.waiting() > 0) {
       pass.report(Conditions.ROLLOUT_HELD, Condition.TRUE, decision.reason(), pods.waiting()
           + " of " + pods.gated() + " gated pods of " + workload + " wait on " + CONDITION
-          + ": " + decision.message());
+          + ": " + decision.message() + organicHint(pass, outcome.verdict()));
     } else if (pods.gated() == 0) {
       pass.report(Conditions.ROLLOUT_HELD, Condition.FALSE, NO_POD_WAITING, "no pod of "
           + workload + " carries the " + CONDITION + " readiness gate. The webhook adds it to "

@@ -71,7 +71,8 @@ class DeploymentReadinessIT {
     assertThat(awaitCondition(ns, release.oldPod(), "True").getReason())
         .isEqualTo(PodWarmth.STABLE_REVISION);
     assertThat(awaitCondition(ns, release.newPod(), "False").getReason()).isEqualTo("Warming");
-    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
+    assertThat(policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming")
+        .getMessage()).contains("1 of 2 gated pods").contains("set spec.warmup.mode: Preload");
     assertThat(policies.get(ns, "deals").getMetadata().getFinalizers())
         .contains("warmgate.io/held-canary");
     await().during(HELD_FOR).atMost(HELD_FOR.plusSeconds(5)).untilAsserted(() ->
