@@ -15,7 +15,8 @@ import io.warmgate.operator.status.Reasons;
  * What {@code RolloutHeld} says for a Deployment whose pods wait on the
  * {@value PodInjector#READINESS_GATE} readiness gate: True while a gated pod waits (so the policy
  * keeps its finalizer, and deleting it lets the pods in), False once none does. Each transition
- * is an Event on the policy, as for a held Rollout.
+ * is an Event on the policy, as for a held Rollout. For a Deployment Flagger drives, a canary no
+ * pod of which waits is held by Flagger, as {@link NewPodsGate} says.
  */
 final class PodReadiness {
 
@@ -55,6 +56,10 @@ final class PodReadiness {
       pass.report(Conditions.ROLLOUT_HELD, Condition.TRUE, decision.reason(), pods.waiting()
           + " of " + pods.gated() + " gated pods of " + workload + " wait on " + CONDITION
           + ": " + decision.message() + organicHint(pass, outcome.verdict()));
+    } else if (outcome.verdict().pods().flagger()) {
+      // No pod waits on the operator: Flagger's confirm-promotion holds the canary.
+      pass.report(Conditions.ROLLOUT_HELD, outcome.held().status(), outcome.held().reason(),
+          outcome.held().message());
     } else if (pods.gated() == 0) {
       pass.report(Conditions.ROLLOUT_HELD, Condition.FALSE, NO_POD_WAITING, "no pod of "
           + workload + " carries the " + CONDITION + " readiness gate. The webhook adds it to "

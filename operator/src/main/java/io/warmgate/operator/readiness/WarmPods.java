@@ -2,11 +2,11 @@ package io.warmgate.operator.readiness;
 
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.warmgate.operator.events.EventRecorder;
 import io.warmgate.operator.gate.WarmVerdict;
 import io.warmgate.operator.inject.PodInjector;
@@ -15,9 +15,7 @@ import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -120,19 +118,21 @@ public final class WarmPods {
         .withLabel(PodInjector.POLICY_LABEL, policy.getMetadata().getName()).list().getItems();
   }
 
-  /** A strategic merge patch: pod conditions merge by type, so only this one is written. */
+  /**
+   * A strategic merge patch of {@code pods/status}: pod conditions merge by type, so only this one
+   * is written. The patch body is the pod's name and this one condition, sent as it is (no GET
+   * first: the operator may patch a pod's status without reading the pod).
+   */
   private void patch(KubernetesClient client, Pod pod, PodWarmth.Write write) {
-    Map<String, Object> condition = new LinkedHashMap<>();
-    condition.put("type", PodInjector.READINESS_GATE);
-    condition.put("status", write.status());
-    condition.put("reason", write.reason());
-    condition.put("message", write.message());
-    condition.put("lastTransitionTime", DateTimeFormatter.ISO_INSTANT.format(
-        clock.instant().truncatedTo(ChronoUnit.SECONDS)));
-    client.pods().inNamespace(pod.getMetadata().getNamespace())
-        .withName(pod.getMetadata().getName()).subresource("status")
-        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(
-            Map.of("status", Map.of("conditions", List.of(condition)))));
+    Pod patch = new PodBuilder().withNewMetadata().withName(pod.getMetadata().getName())
+        .withNamespace(pod.getMetadata().getNamespace()).endMetadata()
+        .withNewStatus().addNewCondition().withType(PodInjector.READINESS_GATE)
+        .withStatus(write.status()).withReason(write.reason()).withMessage(write.message())
+        .withLastTransitionTime(DateTimeFormatter.ISO_INSTANT.format(
+            clock.instant().truncatedTo(ChronoUnit.SECONDS)))
+        .endCondition().endStatus().build();
+    client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(patch)
+        .subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE));
   }
 
   private static String cannot(String what, CachePolicy policy, KubernetesClientException e) {
