@@ -62,7 +62,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>For a Rollout target it also runs the {@link RolloutGate}, which holds the canary at its
  * gate step until the canary's namespace is warm and reports {@code Warmed}, {@code RolloutHeld},
- * {@code status.gate} and {@code status.namespaces}.
+ * {@code status.gate} and {@code status.namespaces}. For a Deployment target it runs the
+ * {@link NewPodsGate} and sets its pods' {@code warmgate.io/warm} readiness condition from that
+ * verdict ({@link WarmPods}, {@link PodReadiness}).
  *
  * <p>With {@code spec.changeStream} it reads the change-stream reader's progress from the same
  * Valkey connection and reports it as {@code status.changeStream} and {@code ChangesFollowed}
@@ -86,8 +88,10 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   public static final String NAME = "cachepolicy";
   /**
    * Finalizer a policy carries only while its gate holds a canary, so that deleting it applies
-   * {@link DeletedPolicyRule} (the canary stays held; the Rollout says what to do). A policy that
-   * holds nothing has no finalizer and is deleted at once, operator running or not.
+   * {@link DeletedPolicyRule} (the canary stays held; the Rollout says what to do), or while pods
+   * of its Deployment wait on their readiness gate, so that deleting it lets them in
+   * ({@link WarmPods#releaseAll}). A policy that holds nothing has no finalizer and is deleted at
+   * once, operator running or not.
    */
   public static final String FINALIZER = "warmgate.io/held-canary";
   /** The finalizer earlier versions kept on every policy; removed when seen. */
