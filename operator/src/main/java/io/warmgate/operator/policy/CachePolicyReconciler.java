@@ -580,9 +580,11 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         && spec.getTargetRef().getKind() == TargetKind.Deployment) {
       int released = warmPods.releaseAll(context.getClient(), policy, "Deployment",
           spec.getTargetRef().getName());
-      log.warn("CachePolicy {}/{} deleted while {} pods of Deployment {} waited on {}; let in",
-          policy.getMetadata().getNamespace(), policy.getMetadata().getName(), released,
-          spec.getTargetRef().getName(), PodReadiness.CONDITION);
+      if (released > 0) {
+        log.warn("CachePolicy {}/{} deleted while {} pods of Deployment {} waited on {}; they "
+            + "are let in", policy.getMetadata().getNamespace(), policy.getMetadata().getName(),
+            released, spec.getTargetRef().getName(), PodReadiness.CONDITION);
+      }
     }
     valkey.release(PolicyPass.valkeyUser(policy));
     keepFinalizer(policy, context, false);
