@@ -62,7 +62,7 @@ class RbacIT {
     }
     String ns = api.newNamespace("rbac");
     Policies policies = new Policies(admin);
-    policies.deployment(ns, "app");
+    io.fabric8.kubernetes.api.model.apps.Deployment app = policies.deployment(ns, "app");
     policies.policy(ns, "deals", TargetKind.Deployment, "app",
         redis.host() + ":" + redis.port(), null);
 
@@ -92,12 +92,47 @@ class RbacIT {
           .as("JOSDK's series are per controller, none names the policy")
           .noneMatch(l -> l.contains("\"deals\"") || l.contains("\"" + ns + "\""));
 
+      readinessGateIsSet(admin, ns, app);
       gateReleasesAHeldRollout(admin, policies, ns);
 
       admin.resources(CachePolicy.class).inNamespace(ns).withName("deals").delete();
       await().atMost(Policies.WITHIN)
           .until(() -> policies.get(ns, "deals") == null);
     }
+  }
+
+  /** The Deployment readiness style lists the policy's pods and patches pods/status. */
+  static void readinessGateIsSet(KubernetesClient admin, String ns, HasMetadata app) {
+    admin.serviceAccounts().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model
+        .ServiceAccountBuilder().withNewMetadata().withName("default").endMetadata().build())
+        .create();
+    admin.resource(new io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder().withNewMetadata()
+        .withName("app-h1").withNamespace(ns).addToLabels("app", "app")
+        .addToLabels("pod-template-hash", "h1")
+        .addToAnnotations("deployment.kubernetes.io/revision", "1")
+        .addNewOwnerReference().withApiVersion("apps/v1").withKind("Deployment").withName("app")
+        .withUid(app.getMetadata().getUid()).withController(true).endOwnerReference()
+        .endMetadata().withNewSpec().withReplicas(1).withNewSelector()
+        .addToMatchLabels("app", "app").endSelector().withNewTemplate().withNewMetadata()
+        .addToLabels("app", "app").endMetadata().withNewSpec().addNewContainer().withName("app")
+        .withImage("registry.invalid/app:1").endContainer().endSpec().endTemplate().endSpec()
+        .build()).create();
+    String pod = admin.pods().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model
+        .PodBuilder().withNewMetadata().withName("app-h1-a").addToLabels("app", "app")
+        .addToLabels("pod-template-hash", "h1")
+        .addToLabels(io.warmgate.operator.inject.PodInjector.POLICY_LABEL, "deals").endMetadata()
+        .withNewSpec().addNewReadinessGate()
+        .withConditionType(io.warmgate.operator.inject.PodInjector.READINESS_GATE)
+        .endReadinessGate().addNewContainer().withName("app").withImage("registry.invalid/app:1")
+        .endContainer().endSpec().build()).create().getMetadata().getName();
+    // As the Deployment controller does when its ReplicaSet creates a pod: the change the
+    // operator reconciles on (it watches no pods).
+    admin.apps().deployments().inNamespace(ns).withName("app").subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"replicas\":1}}");
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(admin.pods().inNamespace(ns)
+        .withName(pod).get().getStatus().getConditions())
+        .anyMatch(c -> io.warmgate.operator.inject.PodInjector.READINESS_GATE.equals(c.getType())
+            && "True".equals(c.getStatus())));
   }
 
   /** The gate re-reads, releases and records Events on a Rollout as the service account. */

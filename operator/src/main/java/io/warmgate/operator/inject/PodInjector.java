@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.InjectionSpec;
+import io.warmgate.operator.model.TargetKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,6 +37,11 @@ import java.util.stream.Collectors;
  *       containers, the injected names, the names each container kept with its own value, and
  *       listed containers the pod lacks. It is computed from the resulting pod alone, so applying
  *       the injection to its own output changes nothing (admission re-invocation).</li>
+ *   <li>A pod of a policy whose target is a {@code Deployment} gets the readiness gate
+ *       {@value #READINESS_GATE}, once: the operator sets that condition when the pod's key space
+ *       is warm, so the Deployment controller's own {@code maxSurge}/{@code maxUnavailable} pace
+ *       the rollout. A pod's readiness gates cannot change after it is created, which is why the
+ *       webhook is the only place to add it.</li>
  * </ul>
  */
 public final class PodInjector {
@@ -43,6 +50,11 @@ public final class PodInjector {
   public static final String POLICY_LABEL = "warmgate.io/cache-policy";
   /** The annotation recording what was injected. */
   public static final String ANNOTATION = "warmgate.io/injected";
+  /**
+   * The pod condition a Deployment's pods wait on; named here, where it is added, and set by
+   * {@code io.warmgate.operator.readiness}.
+   */
+  public static final String READINESS_GATE = "warmgate.io/warm";
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
@@ -121,7 +133,24 @@ public final class PodInjector {
       throw new IllegalStateException("cannot write the " + ANNOTATION + " annotation", e);
     }
     copy.getMetadata().setAnnotations(annotations);
+    if (policy.getSpec().getTargetRef() != null
+        && policy.getSpec().getTargetRef().getKind() == TargetKind.Deployment) {
+      addReadinessGate(copy);
+    }
     return copy;
+  }
+
+  /** Adds {@value #READINESS_GATE} to {@code pod}'s readiness gates unless it is there. */
+  private static void addReadinessGate(Pod pod) {
+    if (pod.getSpec() == null) {
+      return;
+    }
+    List<PodReadinessGate> gates = pod.getSpec().getReadinessGates() == null
+        ? new ArrayList<>() : new ArrayList<>(pod.getSpec().getReadinessGates());
+    if (gates.stream().noneMatch(g -> READINESS_GATE.equals(g.getConditionType()))) {
+      gates.add(new PodReadinessGate(READINESS_GATE));
+    }
+    pod.getSpec().setReadinessGates(gates);
   }
 
   /** Appends the variables {@code container} lacks; returns those it sets to another value. */

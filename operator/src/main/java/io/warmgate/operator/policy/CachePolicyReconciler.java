@@ -31,6 +31,7 @@ import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.model.WarmupSpec;
+import io.warmgate.operator.readiness.WarmPods;
 import io.warmgate.operator.revision.NewPods;
 import io.warmgate.operator.revision.Revisions;
 import io.warmgate.operator.status.Conditions;
@@ -61,7 +62,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>For a Rollout target it also runs the {@link RolloutGate}, which holds the canary at its
  * gate step until the canary's namespace is warm and reports {@code Warmed}, {@code RolloutHeld},
- * {@code status.gate} and {@code status.namespaces}.
+ * {@code status.gate} and {@code status.namespaces}. For a Deployment target it runs the
+ * {@link NewPodsGate} and sets its pods' {@code warmgate.io/warm} readiness condition from that
+ * verdict ({@link WarmPods}, {@link PodReadiness}).
  *
  * <p>With {@code spec.changeStream} it reads the change-stream reader's progress from the same
  * Valkey connection and reports it as {@code status.changeStream} and {@code ChangesFollowed}
@@ -85,8 +88,10 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   public static final String NAME = "cachepolicy";
   /**
    * Finalizer a policy carries only while its gate holds a canary, so that deleting it applies
-   * {@link DeletedPolicyRule} (the canary stays held; the Rollout says what to do). A policy that
-   * holds nothing has no finalizer and is deleted at once, operator running or not.
+   * {@link DeletedPolicyRule} (the canary stays held; the Rollout says what to do), or while pods
+   * of its Deployment wait on their readiness gate, so that deleting it lets them in
+   * ({@link WarmPods#releaseAll}). A policy that holds nothing has no finalizer and is deleted at
+   * once, operator running or not.
    */
   public static final String FINALIZER = "warmgate.io/held-canary";
   /** The finalizer earlier versions kept on every policy; removed when seen. */
@@ -107,6 +112,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   private final boolean rolloutsInstalled;
   private final RolloutGate gate;
   private final NewPodsGate newPodsGate;
+  private final WarmPods warmPods;
   private final BooleanSupplier leading;
 
   private ValkeyCheck valkeyCheck;
@@ -133,6 +139,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     this.rolloutsInstalled = rolloutsInstalled;
     this.gate = new RolloutGate(clock, RolloutGate.DEFAULT_AGENT_GRACE, leading);
     this.newPodsGate = new NewPodsGate(clock, RolloutGate.DEFAULT_AGENT_GRACE);
+    this.warmPods = new WarmPods(clock);
   }
 
   @Override
@@ -374,12 +381,11 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       return false;
     }
     String endpoint = pass.namespace() + "/" + pass.policy().getMetadata().getName();
+    boolean readiness = pass.spec().getTargetRef().getKind() == TargetKind.Deployment;
     String gatedBy = pods.flagger()
         ? "Flagger's confirm-promotion webhook (POST /flagger/confirm-promotion)"
-        : pass.spec().getTargetRef().getKind() == TargetKind.Rollout
-        ? "an Argo analysis (GET /gate/" + endpoint + ")"
-        : "whatever asks GET /gate/" + endpoint + " (a plain Deployment's rollout is not held "
-            + "by the operator)";
+        : readiness ? "the " + PodReadiness.CONDITION + " readiness gate of its pods"
+        : "an Argo analysis (GET /gate/" + endpoint + ")";
     Connection valkeyNow = connection(pass);
     NewPodsGate.Outcome outcome = newPodsGate.run(pass.context().getClient(), pass.policy(),
         pods, valkeyNow.commands(), valkeyNow.problem(), gatedBy);
@@ -390,9 +396,15 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       pass.set(Conditions.WARMED, outcome.warmed().status(), outcome.warmed().reason(),
           outcome.warmed().message());
     }
-    pass.set(Conditions.ROLLOUT_HELD, outcome.held().status(), outcome.held().reason(),
-        outcome.held().message());
-    return outcome.active();
+    if (!readiness) {
+      pass.set(Conditions.ROLLOUT_HELD, outcome.held().status(), outcome.held().reason(),
+          outcome.held().message());
+      return outcome.active();
+    }
+    WarmPods.Result held = warmPods.apply(pass.context().getClient(), pass.policy(),
+        outcome.verdict());
+    PodReadiness.report(pass, outcome, held);
+    return outcome.active() || held.waiting() > 0;
   }
 
   /**
@@ -562,6 +574,16 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         log.warn("CachePolicy {}/{} deleted while holding a canary of Rollout {}; it stays held",
             policy.getMetadata().getNamespace(), policy.getMetadata().getName(),
             spec.getTargetRef().getName());
+      }
+    }
+    if (hasFinalizer(policy, FINALIZER) && spec != null && spec.getTargetRef() != null
+        && spec.getTargetRef().getKind() == TargetKind.Deployment) {
+      int released = warmPods.releaseAll(context.getClient(), policy, "Deployment",
+          spec.getTargetRef().getName());
+      if (released > 0) {
+        log.warn("CachePolicy {}/{} deleted while {} pods of Deployment {} waited on {}; they "
+            + "are let in", policy.getMetadata().getNamespace(), policy.getMetadata().getName(),
+            released, spec.getTargetRef().getName(), PodReadiness.CONDITION);
       }
     }
     valkey.release(PolicyPass.valkeyUser(policy));

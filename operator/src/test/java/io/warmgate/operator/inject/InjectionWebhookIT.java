@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.operator.OperatorSettings;
 import io.warmgate.operator.WarmgateOperator;
 import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.TargetKind;
+import io.warmgate.operator.model.TargetRef;
 import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
 import java.net.URI;
@@ -222,6 +224,25 @@ class InjectionWebhookIT {
           assertThat(e.getMessage()).contains("no-such-policy").contains("orphan-*")
               .contains("Create the CachePolicy or fix the label");
         }));
+  }
+
+  @Test
+  @Order(4)
+  void podsOfADeploymentPolicyGetTheWarmReadinessGateOnceThroughBothWebhooks() {
+    CachePolicy desired = PodInjectorTest.policy(List.of("app"));
+    desired.getMetadata().setGeneration(null);
+    desired.getMetadata().setNamespace(ns);
+    desired.getMetadata().setName("deals-deployment");
+    desired.getSpec().setCacheName("deals-deployment");
+    desired.getSpec().setTargetRef(new TargetRef(TargetKind.Deployment, "deal-service"));
+    admin.resource(desired).create();
+
+    Pod created = create(pod("deployment-pod", "deals-deployment"));
+
+    assertThat(created.getSpec().getReadinessGates()).extracting(g -> g.getConditionType())
+        .containsExactly(PodInjector.READINESS_GATE);
+    assertThat(create(pod("rollout-pod", "deals")).getSpec().getReadinessGates())
+        .as("a Rollout's canary is held at its pause step, not by readiness").isNullOrEmpty();
   }
 
   @Test

@@ -208,4 +208,26 @@ class PodInjectorTest {
     Pod pod = pod();
     assertThat(PodInjector.inject(pod, policy)).isSameAs(pod);
   }
+
+  @Test
+  void podsOfADeploymentPolicyGetTheWarmReadinessGateOnceAndKeepTheirOwn() {
+    CachePolicy policy = policy(List.of());
+    policy.getSpec().setTargetRef(new TargetRef(TargetKind.Deployment, "deal-service"));
+    Pod pod = new PodBuilder(pod()).editSpec().addNewReadinessGate()
+        .withConditionType("example.com/lb").endReadinessGate().endSpec().build();
+
+    Pod injected = PodInjector.inject(pod, policy);
+
+    assertThat(injected.getSpec().getReadinessGates())
+        .extracting(io.fabric8.kubernetes.api.model.PodReadinessGate::getConditionType)
+        .containsExactly("example.com/lb", PodInjector.READINESS_GATE);
+    assertThat(PodInjector.inject(injected, policy)).isEqualTo(injected);
+  }
+
+  @Test
+  void podsOfARolloutPolicyGetNoReadinessGate() {
+    Pod injected = PodInjector.inject(pod(), policy(List.of()));
+
+    assertThat(injected.getSpec().getReadinessGates()).isNullOrEmpty();
+  }
 }

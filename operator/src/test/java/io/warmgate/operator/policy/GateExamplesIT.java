@@ -81,4 +81,31 @@ class GateExamplesIT {
     assertThat(blueGreen.getAdditionalProperties().get("spec").toString())
         .contains("args=[{name=policy, value=deals}]");
   }
+
+  @Test
+  void deploymentExampleAppliesWithEveryFieldKept() throws IOException {
+    KubernetesClient client = api.client();
+    api.applyCrd(ApiServer.cachePolicyCrd());
+    client.resource(new NamespaceBuilder().withNewMetadata().withName("shop").endMetadata()
+        .build()).serverSideApply();
+    List<HasMetadata> applied = new java.util.ArrayList<>();
+    for (String file : List.of("deployment/cachepolicy.yaml", "deployment/deployment.yaml")) {
+      for (HasMetadata item : load(file)) {
+        applied.add(client.resource(item).forceConflicts().serverSideApply());
+      }
+    }
+    io.warmgate.operator.model.CachePolicy policy = client.resources(
+        io.warmgate.operator.model.CachePolicy.class).inNamespace("shop").withName("deals").get();
+    assertThat(policy.getSpec().getWarmup().getOnTimeout())
+        .isEqualTo(io.warmgate.operator.model.TimeoutAction.Promote);
+    var deployment = client.apps().deployments().inNamespace("shop").withName("deal-service")
+        .get();
+    assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal())
+        .isEqualTo(1);
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+        .containsEntry("warmgate.io/cache-policy", "deals");
+    // The analysis example creates a policy of the same name in the same namespace.
+    applied.forEach(item -> client.resource(item).withTimeout(30,
+        java.util.concurrent.TimeUnit.SECONDS).delete());
+  }
 }

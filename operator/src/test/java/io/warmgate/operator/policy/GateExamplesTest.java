@@ -111,4 +111,30 @@ class GateExamplesTest {
     assertThat(URI.create(hook.get("url").asText()).getPath()).isEqualTo(FlaggerHandler.PATH);
     assertThat(hook.at("/metadata/policy").asText()).isEqualTo(policy.getMetadata().getName());
   }
+
+  @Test
+  void deploymentExampleGatesItsPodsByReadinessAndPreloads() throws IOException {
+    CachePolicy policy = policy("deployment/cachepolicy.yaml");
+    assertThat(SpecChecks.problems(policy.getSpec())).isEmpty();
+    assertThat(SpecChecks.cannotWork(policy.getSpec())).isEmpty();
+    assertThat(policy.getSpec().getTargetRef().getKind()).isEqualTo(TargetKind.Deployment);
+    assertThat(policy.getSpec().getWarmup().getMode())
+        .as("a pod held unready gets no traffic: only a preload warms it")
+        .isEqualTo(io.warmgate.operator.model.WarmupMode.Preload);
+    JsonNode deployment = yaml("deployment/deployment.yaml");
+    assertThat(deployment.at("/kind").asText()).isEqualTo("Deployment");
+    assertThat(deployment.at("/metadata/name").asText())
+        .isEqualTo(policy.getSpec().getTargetRef().getName());
+    assertThat(deployment.at("/metadata/namespace").asText())
+        .isEqualTo(policy.getMetadata().getNamespace());
+    assertThat(deployment.at("/spec/template/metadata/labels")
+        .path(io.warmgate.operator.inject.PodInjector.POLICY_LABEL).asText())
+        .isEqualTo(policy.getMetadata().getName());
+    assertThat(deployment.at("/spec/strategy/rollingUpdate/maxUnavailable").asInt())
+        .as("old pods keep serving until a new one is warm").isZero();
+    Duration deadline = Duration.ofSeconds(deployment.at("/spec/progressDeadlineSeconds")
+        .asLong());
+    assertThat(deadline).as("not reported stuck while the gate holds it")
+        .isGreaterThan(Durations.parse(policy.getSpec().getWarmup().getMaxWait()));
+  }
 }

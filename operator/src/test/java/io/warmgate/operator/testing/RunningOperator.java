@@ -56,6 +56,16 @@ public final class RunningOperator implements BeforeAllCallback, AfterAllCallbac
     operator = Policies.startOperator(api.client());
   }
 
+  /** Closes the operator, as when its pod is gone; {@link #start} brings it back. */
+  public void stop() {
+    operator.close();
+  }
+
+  /** Starts the operator again after {@link #stop}. */
+  public void start() {
+    operator = Policies.startOperator(api.client());
+  }
+
   /** Policies and workloads written with the API server's cluster-admin client. */
   public Policies policies() {
     return policies;
