@@ -27,7 +27,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$WARMGATE_ROOT"
 out="${BENCH_OUT:-$WARMGATE_ROOT/benchmarks/target/bench}"
 # The reports say which code they measured ("-dirty": with changes not committed).
-commit="$(git -C "$WARMGATE_ROOT" describe --always --dirty 2>/dev/null || echo "unknown (not a git checkout)")"
+commit="${WARMGATE_COMMIT:-$(git -C "$WARMGATE_ROOT" describe --always --dirty 2>/dev/null || echo "unknown (not a git checkout)")}"
 
 # The fleet simulator: pure computation, no prerequisites beyond the JDK and Maven.
 run_simulator() {
