@@ -35,14 +35,15 @@ import org.slf4j.LoggerFactory;
  * ({@link ValkeyConnection}): a lookup's command is bounded by a time budget and goes through a
  * circuit breaker, so a slow or absent server costs a lookup at most the budget and, once the
  * breaker is open, nothing. A background command (the overloads that take a timeout) is bounded by
- * that timeout alone and bypasses the breaker ({@link Bound}). On a cluster one breaker covers every node: it opens once half of the recent
- * commands failed, whichever nodes they went to (under load, a dead primary of three does that
- * within a fraction of a second, as a whole cluster that stops answering would).
+ * that timeout alone and bypasses the breaker ({@link Bound}). On a cluster one breaker covers
+ * every node: it opens once half of the recent lookup commands failed, whichever nodes they went
+ * to (under load, a dead primary of three does that within a fraction of a second, as a whole
+ * cluster that stops answering would).
  *
  * <p>Every method returns at once; the future fails with {@link L2UnavailableException} when the
- * breaker is open (lookups) or no connection exists, with a {@link TimeoutException} when the bound ran
- * out, or with Lettuce's exception. Failures are reported to the {@link Listener} once each.
- * Thread-safe.
+ * breaker is open (lookups) or no connection exists, with a {@link TimeoutException} when the
+ * bound ran out, or with Lettuce's exception. Failures are reported to the {@link Listener} once
+ * each. Thread-safe.
  *
  * <p>A command's future is completed on the store's {@code replies} executor (lookups may name
  * another), never on a Lettuce I/O thread: whatever runs on a reply, decoding included, would
@@ -123,12 +124,12 @@ public final class L2Store implements AutoCloseable {
     this.replies = replies;
     this.breaker = CircuitBreaker.of("warmgate-l2", breakerConfig);
     this.resources = ValkeyConnection.resources(0);
-    // Lookups and fills go to the origin while it is open: an operator must see when and why.
+    // Lookups go to the origin while it is open: an operator must see when and why.
     breaker.getEventPublisher().onStateTransition(e -> {
       CircuitBreaker.State to = e.getStateTransition().getToState();
       if (to == CircuitBreaker.State.OPEN) {
         log.warn("L2 ({}) circuit breaker opened: {} % of the last {} commands failed, the latest "
-            + "with {}; L2 is not used for {} s", endpoint,
+            + "with {}; lookups skip L2 for {} s", endpoint,
             Math.round(breaker.getMetrics().getFailureRate()),
             breaker.getMetrics().getNumberOfBufferedCalls(), lastError,
             breakerConfig.getWaitIntervalFunctionInOpenState().apply(1) / 1000.0);
