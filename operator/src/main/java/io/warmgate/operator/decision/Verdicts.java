@@ -82,6 +82,8 @@ public class Verdicts {
     Optional<NewPods> pods;
     if (ref.getKind() == TargetKind.Deployment) {
       pods = Revisions.ofDeployment(client, namespace, ref.getName());
+    } else if (ref.getKind() == TargetKind.StatefulSet) {
+      pods = Revisions.ofStatefulSet(client, namespace, ref.getName());
     } else {
       GenericKubernetesResource rollout = client.genericKubernetesResources(ROLLOUT_API_VERSION,
           "Rollout").inNamespace(namespace).withName(ref.getName()).get();

@@ -53,6 +53,8 @@ public final class AgentEnv {
   public static final String POD_TEMPLATE_HASH_LABEL = "rollouts-pod-template-hash";
   /** The Deployment controller's label telling a new ReplicaSet's pods from older ones. */
   public static final String DEPLOYMENT_POD_HASH_LABEL = "pod-template-hash";
+  /** The StatefulSet controller's label naming the ControllerRevision a pod was made from. */
+  public static final String STATEFULSET_POD_HASH_LABEL = "controller-revision-hash";
 
   private AgentEnv() {}
 
@@ -108,12 +110,16 @@ public final class AgentEnv {
 
   /**
    * The pod label whose value the agent registers as its pod-template hash: the Deployment
-   * controller's for a Deployment target (Flagger's canary and primary pods carry it too), Argo
+   * controller's for a Deployment target (Flagger's canary and primary pods carry it too), the
+   * StatefulSet controller's {@code controller-revision-hash} for a StatefulSet target, Argo
    * Rollouts' otherwise.
    */
   public static String podHashLabel(CachePolicySpec spec) {
-    return spec.getTargetRef() != null && spec.getTargetRef().getKind() == TargetKind.Deployment
-        ? DEPLOYMENT_POD_HASH_LABEL : POD_TEMPLATE_HASH_LABEL;
+    TargetKind kind = spec.getTargetRef() == null ? null : spec.getTargetRef().getKind();
+    if (kind == TargetKind.Deployment) {
+      return DEPLOYMENT_POD_HASH_LABEL;
+    }
+    return kind == TargetKind.StatefulSet ? STATEFULSET_POD_HASH_LABEL : POD_TEMPLATE_HASH_LABEL;
   }
 
   private static void value(List<EnvVar> env, String name, String value) {

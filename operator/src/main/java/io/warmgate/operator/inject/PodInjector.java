@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.InjectionSpec;
-import io.warmgate.operator.model.TargetKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -37,11 +36,12 @@ import java.util.stream.Collectors;
  *       containers, the injected names, the names each container kept with its own value, and
  *       listed containers the pod lacks. It is computed from the resulting pod alone, so applying
  *       the injection to its own output changes nothing (admission re-invocation).</li>
- *   <li>A pod of a policy whose target is a {@code Deployment} gets the readiness gate
- *       {@value #READINESS_GATE}, once: the operator sets that condition when the pod's key space
- *       is warm, so the Deployment controller's own {@code maxSurge}/{@code maxUnavailable} pace
- *       the rollout. A pod's readiness gates cannot change after it is created, which is why the
- *       webhook is the only place to add it.</li>
+ *   <li>A pod of a policy whose target is a {@code Deployment} or a {@code StatefulSet} gets the
+ *       readiness gate {@value #READINESS_GATE}, once: the operator sets that condition when the
+ *       pod's key space is warm, so the workload's own controller paces the rollout (a
+ *       Deployment's {@code maxSurge}/{@code maxUnavailable}; a StatefulSet's rolling update,
+ *       which waits for each replaced pod to be Ready). A pod's readiness gates cannot change
+ *       after it is created, which is why the webhook is the only place to add it.</li>
  * </ul>
  */
 public final class PodInjector {
@@ -51,7 +51,8 @@ public final class PodInjector {
   /** The annotation recording what was injected. */
   public static final String ANNOTATION = "warmgate.io/injected";
   /**
-   * The pod condition a Deployment's pods wait on; named here, where it is added, and set by
+   * The pod condition a Deployment's or StatefulSet's pods wait on; named here, where it is
+   * added, and set by
    * {@code io.warmgate.operator.readiness}.
    */
   public static final String READINESS_GATE = "warmgate.io/warm";
@@ -134,7 +135,8 @@ public final class PodInjector {
     }
     copy.getMetadata().setAnnotations(annotations);
     if (policy.getSpec().getTargetRef() != null
-        && policy.getSpec().getTargetRef().getKind() == TargetKind.Deployment) {
+        && policy.getSpec().getTargetRef().getKind() != null
+        && policy.getSpec().getTargetRef().getKind().readinessGated()) {
       addReadinessGate(copy);
     }
     return copy;

@@ -3,6 +3,7 @@ package io.warmgate.operator.metrics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.javaoperatorsdk.operator.processing.event.EventSourceManager;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.Cache;
@@ -15,8 +16,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Ready replicas of a policy's target, read from the Deployment and Rollout informers the
- * CachePolicy controller already runs (no API call). A target the informers do not hold (not
+ * Ready replicas of a policy's target, read from the Deployment, StatefulSet and Rollout
+ * informers the CachePolicy controller already runs (no API call). A target the informers do not hold (not
  * created yet, Argo Rollouts not installed, a replica that does not lead yet) is unknown.
  */
 public final class InformerTargets implements PolicyMetrics.Targets {
@@ -36,6 +37,11 @@ public final class InformerTargets implements PolicyMetrics.Targets {
     if (ref.getKind() == TargetKind.Deployment) {
       return find(Deployment.class, id).map(d -> OptionalInt.of(d.getStatus() == null
               || d.getStatus().getReadyReplicas() == null ? 0 : d.getStatus().getReadyReplicas()))
+          .orElse(OptionalInt.empty());
+    }
+    if (ref.getKind() == TargetKind.StatefulSet) {
+      return find(StatefulSet.class, id).map(s -> OptionalInt.of(s.getStatus() == null
+              || s.getStatus().getReadyReplicas() == null ? 0 : s.getStatus().getReadyReplicas()))
           .orElse(OptionalInt.empty());
     }
     return find(GenericKubernetesResource.class, id)

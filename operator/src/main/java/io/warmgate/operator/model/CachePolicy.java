@@ -18,7 +18,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("cpol")
 @AdditionalPrinterColumn(name = "Target", type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".spec.targetRef.name",
-    getDescription = "The Rollout or Deployment whose pods use the cache.")
+    getDescription = "The Rollout, Deployment or StatefulSet whose pods use the cache.")
 @AdditionalPrinterColumn(name = "Ready", type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
     getDescription = "Whether the policy is valid and its target, Secret and Valkey were found.")

@@ -56,8 +56,8 @@ public class CachePolicySpec {
   static final String PRELOAD_SECONDS = "((self.warmup.hotSetSize * self.warmup.minCoverage + 100 * self.warmup.preloadRate - 1) / (100 * self.warmup.preloadRate))";
 
   @Required
-  @JsonPropertyDescription("The Rollout or Deployment, in this namespace, whose pods use the "
-      + "cache. Its pods must carry the label warmgate.io/cache-policy=<this policy's name>.")
+  @JsonPropertyDescription("The Rollout, Deployment or StatefulSet, in this namespace, whose "
+      + "pods use the cache. Its pods must carry the label warmgate.io/cache-policy=<this policy's name>.")
   private TargetRef targetRef;
 
   @Required

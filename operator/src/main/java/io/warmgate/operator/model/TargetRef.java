@@ -9,20 +9,22 @@ import io.fabric8.generator.annotation.ValidationRule;
 /** The workload, in the policy's namespace, whose pods use the cache. */
 @ValidationRule(value = "!has(self.apiVersion) "
     + "|| (self.kind == 'Rollout' && self.apiVersion == 'argoproj.io/v1alpha1') "
-    + "|| (self.kind == 'Deployment' && self.apiVersion == 'apps/v1')",
+    + "|| ((self.kind == 'Deployment' || self.kind == 'StatefulSet') "
+    + "&& self.apiVersion == 'apps/v1')",
     message = "targetRef.apiVersion must be argoproj.io/v1alpha1 for kind Rollout and apps/v1 "
-        + "for kind Deployment",
+        + "for kinds Deployment and StatefulSet",
     fieldPath = ".apiVersion")
 public class TargetRef {
 
   @Size(max = 253)
   @JsonPropertyDescription("API version of the workload: argoproj.io/v1alpha1 for Rollout, "
-      + "apps/v1 for Deployment; optional, as kind implies it.")
+      + "apps/v1 for Deployment and StatefulSet; optional, as kind implies it.")
   private String apiVersion;
 
   @Required
   @JsonPropertyDescription("Kind of the workload: Rollout (Argo Rollouts, argoproj.io/v1alpha1; "
-      + "enables the canary gate) or Deployment (apps/v1; injection only).")
+      + "enables the canary gate), Deployment or StatefulSet (apps/v1; their pods wait on the "
+      + "warmgate.io/warm readiness gate).")
   private TargetKind kind;
 
   @Required

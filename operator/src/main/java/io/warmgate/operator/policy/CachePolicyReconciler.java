@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -62,7 +63,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>For a Rollout target it also runs the {@link RolloutGate}, which holds the canary at its
  * gate step until the canary's namespace is warm and reports {@code Warmed}, {@code RolloutHeld},
- * {@code status.gate} and {@code status.namespaces}. For a Deployment target it runs the
+ * {@code status.gate} and {@code status.namespaces}. For a Deployment or StatefulSet target it
+ * runs the
  * {@link NewPodsGate} and sets its pods' {@code warmgate.io/warm} readiness condition from that
  * verdict ({@link WarmPods}, {@link PodReadiness}).
  *
@@ -89,7 +91,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   /**
    * Finalizer a policy carries only while its gate holds a canary, so that deleting it applies
    * {@link DeletedPolicyRule} (the canary stays held; the Rollout says what to do), or while pods
-   * of its Deployment wait on their readiness gate, so that deleting it lets them in
+   * of its Deployment or StatefulSet wait on their readiness gate, so that deleting it lets them in
    * ({@link WarmPods#releaseAll}). A policy that holds nothing has no finalizer and is deleted at
    * once, operator running or not.
    */
@@ -161,11 +163,20 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
         InformerEventSourceConfiguration.from(Deployment.class, CachePolicy.class)
             .withName("deployments")
             .withNamespacesInheritedFromController()
-            .withItemStore(new DeploymentIdentityStore())
+            .withItemStore(IdentityStore.deployments())
             .withSecondaryToPrimaryMapper((Deployment d) -> PolicyConflicts.targeting(policies,
                 "Deployment", d.getMetadata().getNamespace(), d.getMetadata().getName()))
             .build(), context);
     sources.add(deployments);
+    InformerEventSource<StatefulSet, CachePolicy> statefulSets = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(StatefulSet.class, CachePolicy.class)
+            .withName("statefulsets")
+            .withNamespacesInheritedFromController()
+            .withItemStore(IdentityStore.statefulSets())
+            .withSecondaryToPrimaryMapper((StatefulSet s) -> PolicyConflicts.targeting(policies,
+                "StatefulSet", s.getMetadata().getNamespace(), s.getMetadata().getName()))
+            .build(), context);
+    sources.add(statefulSets);
 
     InformerEventSource<GenericKubernetesResource, CachePolicy> rollouts = null;
     if (rolloutsInstalled) {
@@ -181,7 +192,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
           .build(), context);
       sources.add(rollouts);
     }
-    targets = new TargetLookup(deployments, rollouts);
+    targets = new TargetLookup(deployments, statefulSets, rollouts);
     return sources;
   }
 
@@ -288,6 +299,11 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
           pass.context().getClient(), pass.namespace(), spec.getTargetRef().getName())
           .orElse(null));
     }
+    if (target.isPresent() && spec.getTargetRef().getKind() == TargetKind.StatefulSet) {
+      return conflictFree(pass) && runNewPodsGate(pass, () -> Revisions.ofStatefulSet(
+          pass.context().getClient(), pass.namespace(), spec.getTargetRef().getName())
+          .orElse(null));
+    }
     if (target.isEmpty() || !(target.get() instanceof GenericKubernetesResource rollout)) {
       if (target.isEmpty() && Conditions.isTrue(status, Conditions.ROLLOUT_HELD)) {
         // Deleted while held: nothing is held any more, whatever the last pass recorded.
@@ -374,14 +390,15 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
           pass.policy().getMetadata().getName(), e);
       pass.set(Conditions.WARMED, Condition.UNKNOWN, Reasons.RECONCILE_FAILED, "cannot tell the "
           + "target's new pods from the older ones: " + e.getMessage() + "; the operator needs "
-          + "get on deployments and list on replicasets (operator/k8s/rbac.yaml)");
+          + "get on deployments and statefulsets, list on replicasets and get on "
+          + "controllerrevisions (operator/k8s/rbac.yaml)");
       return false;
     }
     if (pods == null) {
       return false;
     }
     String endpoint = pass.namespace() + "/" + pass.policy().getMetadata().getName();
-    boolean readiness = pass.spec().getTargetRef().getKind() == TargetKind.Deployment;
+    boolean readiness = pass.spec().getTargetRef().getKind().readinessGated();
     String gatedBy = pods.flagger()
         ? "Flagger's confirm-promotion webhook (POST /flagger/confirm-promotion)"
         : readiness ? "the " + PodReadiness.CONDITION + " readiness gate of its pods"
@@ -577,13 +594,15 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       }
     }
     if (hasFinalizer(policy, FINALIZER) && spec != null && spec.getTargetRef() != null
-        && spec.getTargetRef().getKind() == TargetKind.Deployment) {
-      int released = warmPods.releaseAll(context.getClient(), policy, "Deployment",
+        && spec.getTargetRef().getKind() != null
+        && spec.getTargetRef().getKind().readinessGated()) {
+      String kind = spec.getTargetRef().getKind().name();
+      int released = warmPods.releaseAll(context.getClient(), policy, kind,
           spec.getTargetRef().getName());
       if (released > 0) {
-        log.warn("CachePolicy {}/{} deleted while {} pods of Deployment {} waited on {}; they "
-            + "are let in", policy.getMetadata().getNamespace(), policy.getMetadata().getName(),
-            released, spec.getTargetRef().getName(), PodReadiness.CONDITION);
+        log.warn("CachePolicy {}/{} deleted while {} pods of {} {} waited on {}; they are let "
+            + "in", policy.getMetadata().getNamespace(), policy.getMetadata().getName(),
+            released, kind, spec.getTargetRef().getName(), PodReadiness.CONDITION);
       }
     }
     valkey.release(PolicyPass.valkeyUser(policy));

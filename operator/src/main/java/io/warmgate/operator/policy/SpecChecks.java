@@ -34,7 +34,7 @@ final class SpecChecks {
     }
     if (spec.getTargetRef() == null || spec.getTargetRef().getKind() == null
         || isBlank(spec.getTargetRef().getName())) {
-      problems.add("spec.targetRef needs kind (Rollout or Deployment) and name");
+      problems.add("spec.targetRef needs kind (Rollout, Deployment or StatefulSet) and name");
     }
     if (isBlank(spec.getCacheName())) {
       problems.add("spec.cacheName is required");

@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -19,10 +22,11 @@ import java.util.Optional;
  * Reads a workload's {@link NewPods} from the API server: a Rollout's {@code currentPodHash} and
  * {@code stableRS}; a Deployment's newest ReplicaSet and the newest older one that still has
  * pods; for a Deployment Flagger drives (a Deployment {@code <name>-primary} owned by a Flagger
- * {@code Canary}), the target's pods as the new ones and the primary's as the replaced ones.
+ * {@code Canary}), the target's pods as the new ones and the primary's as the replaced ones; a
+ * StatefulSet's {@code status.updateRevision} and {@code status.currentRevision}.
  *
- * <p>Deployments are read by name when asked, never cached: the operator's Deployment informer
- * keeps only their identity.
+ * <p>Deployments and StatefulSets are read by name when asked, never cached: the operator's
+ * informers keep only their identity.
  */
 public final class Revisions {
 
@@ -68,6 +72,40 @@ public final class Revisions {
       return Optional.of(flagger(target, owned, primary, replicaSets(client, primary)));
     }
     return Optional.of(deployment(target, owned));
+  }
+
+  /**
+   * The new pods of StatefulSet {@code namespace/name}; empty when it does not exist. The new
+   * pods' ControllerRevision is read for its creation time (the start of maxWait).
+   */
+  public static Optional<NewPods> ofStatefulSet(KubernetesClient client, String namespace,
+      String name) {
+    StatefulSet target = client.apps().statefulSets().inNamespace(namespace).withName(name).get();
+    if (target == null) {
+      return Optional.empty();
+    }
+    String update = target.getStatus() == null ? null : target.getStatus().getUpdateRevision();
+    ControllerRevision revision = update == null || update.isEmpty() ? null
+        : client.apps().controllerRevisions().inNamespace(namespace).withName(update).get();
+    return Optional.of(statefulSet(target, revision));
+  }
+
+  /**
+   * A StatefulSet: pods labelled {@value NewPods#STATEFULSET_LABEL} with its
+   * {@code status.updateRevision} are new, those with its {@code status.currentRevision} are the
+   * ones they replace; the two are equal once a rolling update is done. {@code revision} is the
+   * update revision's ControllerRevision, or null when it was not found.
+   */
+  static NewPods statefulSet(StatefulSet target, ControllerRevision revision) {
+    StatefulSetStatus status = target.getStatus();
+    String update = status == null ? null : blankToNull(status.getUpdateRevision());
+    String current = status == null ? null : blankToNull(status.getCurrentRevision());
+    Instant since = revision != null && update != null
+        && update.equals(revision.getMetadata().getName()) ? created(revision) : null;
+    String namespace = target.getMetadata().getNamespace();
+    return new NewPods(namespace, "StatefulSet " + namespace + "/"
+        + target.getMetadata().getName(), update, current, since, NewPods.STATEFULSET_LABEL,
+        false);
   }
 
   /**
@@ -154,6 +192,10 @@ public final class Revisions {
     } catch (DateTimeParseException e) {
       return null;
     }
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isEmpty() ? null : value;
   }
 
   private static String text(JsonNode node) {

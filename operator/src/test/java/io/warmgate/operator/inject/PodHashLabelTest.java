@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The agent registers the pod-template hash of the controller that rolls its pods: Argo Rollouts'
- * label for a Rollout, the Deployment controller's for a Deployment (and Flagger's pods).
+ * label for a Rollout, the Deployment controller's for a Deployment (and Flagger's pods), the
+ * StatefulSet controller's {@code controller-revision-hash} for a StatefulSet.
  */
 class PodHashLabelTest {
 
@@ -41,5 +42,11 @@ class PodHashLabelTest {
   void deploymentPodsRegisterTheDeploymentControllersHash() {
     assertThat(podHashPath(TargetKind.Deployment))
         .isEqualTo("metadata.labels['pod-template-hash']");
+  }
+
+  @Test
+  void statefulSetPodsRegisterTheirControllerRevisionHash() {
+    assertThat(podHashPath(TargetKind.StatefulSet))
+        .isEqualTo("metadata.labels['controller-revision-hash']");
   }
 }

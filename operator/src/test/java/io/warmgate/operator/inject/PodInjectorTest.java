@@ -225,6 +225,19 @@ class PodInjectorTest {
   }
 
   @Test
+  void podsOfAStatefulSetPolicyGetTheWarmReadinessGate() {
+    CachePolicy policy = policy(List.of());
+    policy.getSpec().setTargetRef(new TargetRef(TargetKind.StatefulSet, "deal-store"));
+
+    Pod injected = PodInjector.inject(pod(), policy);
+
+    assertThat(injected.getSpec().getReadinessGates())
+        .extracting(io.fabric8.kubernetes.api.model.PodReadinessGate::getConditionType)
+        .containsExactly(PodInjector.READINESS_GATE);
+    assertThat(PodInjector.inject(injected, policy)).isEqualTo(injected);
+  }
+
+  @Test
   void podsOfARolloutPolicyGetNoReadinessGate() {
     Pod injected = PodInjector.inject(pod(), policy(List.of()));
 

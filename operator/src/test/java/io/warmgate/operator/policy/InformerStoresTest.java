@@ -15,7 +15,7 @@ class InformerStoresTest {
 
   @Test
   void aDeploymentIsKeptAsItsIdentityVersionAndReadyReplicas() {
-    DeploymentIdentityStore store = new DeploymentIdentityStore();
+    IdentityStore<Deployment> store = IdentityStore.deployments();
     Deployment full = deployment("shop", "app", "4711", 3L, 2);
     String key = store.getKey(full);
     assertThat(key).isEqualTo("shop/app");
@@ -42,7 +42,7 @@ class InformerStoresTest {
 
   @Test
   void anOpaqueResourceVersionIsKeptAsItCame() {
-    DeploymentIdentityStore store = new DeploymentIdentityStore();
+    IdentityStore<Deployment> store = IdentityStore.deployments();
     for (String version : List.of("abc-1", "007", "99999999999999999999", "")) {
       Deployment full = deployment("ns", "d", version, null, null);
       store.put(store.getKey(full), full);

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The operator informs on every Deployment of the namespaces it watches, since a policy may name
  * any of them; most are unrelated to warmgate. Its cache keeps only their identity and ready
- * replicas ({@link DeploymentIdentityStore}), so they cost the heap a few hundred bytes each, not their
+ * replicas ({@link IdentityStore}), so they cost the heap a few hundred bytes each, not their
  * pod templates. Real kube-apiserver; the operator runs in this JVM, so the heap measured after a
  * full GC is its heap plus the test's.
  */

@@ -2,15 +2,22 @@ package io.warmgate.operator.revision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Telling a Deployment's new pods from the ones they replace, plain and under Flagger. */
+/**
+ * Telling a workload's new pods from the ones they replace: a Deployment's, plain and under
+ * Flagger, and a StatefulSet's.
+ */
 class RevisionsTest {
 
   static Deployment deployment(String name, int replicas) {
@@ -66,6 +73,54 @@ class RevisionsTest {
     assertThat(pods.flagger()).isTrue();
     assertThat(pods.workload()).contains("Flagger canary of app-primary");
     assertThat(pods.inProgress()).isTrue();
+  }
+
+  static StatefulSet statefulSet(String current, String update) {
+    return new StatefulSetBuilder().withNewMetadata().withName("db").withNamespace("ns")
+        .withUid("db-uid").endMetadata().withNewSpec().withReplicas(3).endSpec()
+        .withNewStatus().withCurrentRevision(current).withUpdateRevision(update).endStatus()
+        .build();
+  }
+
+  static ControllerRevision revision(String name, String created) {
+    return new ControllerRevisionBuilder().withNewMetadata().withName(name).withNamespace("ns")
+        .withCreationTimestamp(created).endMetadata().withRevision(2L).build();
+  }
+
+  @Test
+  void statefulSetUpdateRevisionIsNewAndCurrentRevisionIsStable() {
+    NewPods pods = Revisions.statefulSet(statefulSet("db-5d8f7c9b6", "db-7b9c8d6f5"),
+        revision("db-7b9c8d6f5", "2026-01-01T03:00:00Z"));
+    assertThat(pods.newPodHash()).isEqualTo("db-7b9c8d6f5");
+    assertThat(pods.stablePodHash()).isEqualTo("db-5d8f7c9b6");
+    assertThat(pods.since()).isEqualTo(Instant.parse("2026-01-01T03:00:00Z"));
+    assertThat(pods.inProgress()).isTrue();
+    assertThat(pods.podHashLabel()).isEqualTo("controller-revision-hash");
+    assertThat(pods.workload()).isEqualTo("StatefulSet ns/db");
+    assertThat(pods.flagger()).isFalse();
+  }
+
+  @Test
+  void statefulSetWhoseRevisionsAgreeHasNoReleaseInProgress() {
+    NewPods pods = Revisions.statefulSet(statefulSet("db-7b9c8d6f5", "db-7b9c8d6f5"),
+        revision("db-7b9c8d6f5", "2026-01-01T03:00:00Z"));
+    assertThat(pods.newPodHash()).isEqualTo("db-7b9c8d6f5");
+    assertThat(pods.inProgress()).isFalse();
+  }
+
+  @Test
+  void statefulSetWithoutStatusOrRevisionHasNoNewPodsAndNoStart() {
+    StatefulSet fresh = new StatefulSetBuilder(statefulSet(null, null)).withStatus(null).build();
+    NewPods none = Revisions.statefulSet(fresh, null);
+    assertThat(none.newPodHash()).isNull();
+    assertThat(none.stablePodHash()).isNull();
+    assertThat(none.inProgress()).isFalse();
+
+    NewPods other = Revisions.statefulSet(statefulSet("db-a", "db-b"),
+        revision("db-c", "2026-01-01T03:00:00Z"));
+    assertThat(other.since()).as("a ControllerRevision other than the update revision").isNull();
+    NewPods empty = Revisions.statefulSet(statefulSet("", ""), null);
+    assertThat(empty.newPodHash()).isNull();
   }
 
   @Test

@@ -1,0 +1,202 @@
+package io.warmgate.operator.readiness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.warmgate.operator.gate.FakeAgents;
+import io.warmgate.operator.inject.PodInjector;
+import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.TargetKind;
+import io.warmgate.operator.revision.NewPods;
+import io.warmgate.operator.status.Conditions;
+import io.warmgate.operator.testing.ApiServer;
+import io.warmgate.operator.testing.Policies;
+import io.warmgate.operator.testing.RunningOperator;
+import io.warmgate.testing.RedisExtension;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The readiness gate for a StatefulSet target on a real API server and a real Redis. The test
+ * plays the StatefulSet controller (a StatefulSet whose {@code status.currentRevision} and
+ * {@code status.updateRevision} name two ControllerRevisions, pods labelled with their
+ * {@code controller-revision-hash} and the readiness gate the webhook adds) and the agents. A
+ * StatefulSet rolling update replaces its pods one at a time from the highest ordinal and waits
+ * for each to be Ready, so the first new pod held here holds the whole rollout.
+ */
+class StatefulSetReadinessIT {
+
+  static final String NEW = "app-7b9c8d6f5";
+  static final String OLD = "app-5d8f7c9b6";
+  static final Duration HELD_FOR = Duration.ofSeconds(3);
+
+  @RegisterExtension
+  @org.junit.jupiter.api.Order(1)
+  static final ApiServer api = new ApiServer();
+
+  @RegisterExtension
+  @org.junit.jupiter.api.Order(2)
+  static final RunningOperator operator = RunningOperator.withoutRollouts(api);
+
+  @RegisterExtension
+  static final RedisExtension redis = new RedisExtension();
+
+  static KubernetesClient client;
+  static Policies policies;
+
+  @BeforeAll
+  static void clients() {
+    client = api.client();
+    policies = operator.policies();
+  }
+
+  @Test
+  void schemaChangingUpdateHoldsTheNewRevisionsPodUntilItsKeySpaceIsWarm() {
+    Release release = release("sts-schema", "aaa111", "bbb222");
+    String ns = release.ns();
+
+    assertThat(awaitCondition(ns, "app-0", "True").getReason())
+        .isEqualTo(PodWarmth.STABLE_REVISION);
+    PodCondition held = awaitCondition(ns, "app-2", "False");
+    assertThat(held.getReason()).isEqualTo("Warming");
+    assertThat(held.getMessage()).contains("new pods " + NEW);
+    assertThat(policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming")
+        .getMessage()).contains("1 of 2 gated pods of StatefulSet " + ns + "/app");
+    assertThat(policies.get(ns, "deals").getMetadata().getFinalizers())
+        .contains("warmgate.io/held-canary");
+    await().during(HELD_FOR).atMost(HELD_FOR.plusSeconds(5)).untilAsserted(() ->
+        assertThat(condition(ns, "app-2")).hasValueSatisfying(c ->
+            assertThat(c.getStatus()).isEqualTo("False")));
+
+    release.agents().writeValues("bbb222", release.hot());
+
+    assertThat(awaitCondition(ns, "app-2", "True").getReason()).isEqualTo("CoverageReached");
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "False", "NoPodWaiting");
+    policies.awaitCondition(ns, "deals", Conditions.WARMED, "True", "CoverageReached");
+  }
+
+  @Test
+  void sameSchemaNewRevisionsPodIsLetInAtOnce() {
+    Release release = release("sts-same", "aaa111", "aaa111");
+
+    assertThat(awaitCondition(release.ns(), "app-2", "True").getReason())
+        .isEqualTo("SchemaUnchanged");
+  }
+
+  @Test
+  void deletingThePolicyLetsWaitingPodsInAndSaysWhyOnTheStatefulSet() {
+    Release release = release("sts-deleted", "aaa111", "bbb222");
+    String ns = release.ns();
+    awaitCondition(ns, "app-2", "False");
+    policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
+
+    client.resources(CachePolicy.class).inNamespace(ns).withName("deals").delete();
+
+    PodCondition released = awaitCondition(ns, "app-2", "True");
+    assertThat(released.getReason()).isEqualTo(WarmPods.POLICY_DELETED);
+    assertThat(released.getMessage()).contains("CachePolicy " + ns + "/deals was deleted");
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(
+        client.v1().events().inNamespace(ns).list().getItems())
+        .filteredOn(e -> "StatefulSet".equals(e.getInvolvedObject().getKind())
+            && WarmPods.POLICY_DELETED.equals(e.getReason()))
+        .singleElement().satisfies(e -> {
+          assertThat(e.getInvolvedObject().getName()).isEqualTo("app");
+          assertThat(e.getMessage()).contains("(1 pods)");
+        }));
+    await().atMost(Policies.WITHIN).untilAsserted(() ->
+        assertThat(policies.get(ns, "deals")).isNull());
+  }
+
+  /**
+   * A rolling update of StatefulSet app (3 replicas) from schema {@code from} to {@code to}:
+   * app-0 of the current revision, app-2 of the update revision.
+   */
+  record Release(String ns, FakeAgents agents, List<String> hot) {}
+
+  static Release release(String prefix, String from, String to) {
+    String ns = api.newNamespace(prefix);
+    // No controller-manager here creates the namespace's default service account pods need.
+    client.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder()
+        .withNewMetadata().withName("default").endMetadata().build()).create();
+    StatefulSet target = client.resource(new StatefulSetBuilder().withNewMetadata()
+        .withName("app").withNamespace(ns).endMetadata().withNewSpec().withReplicas(3)
+        .withServiceName("app").withNewSelector().addToMatchLabels("app", "app").endSelector()
+        .withNewTemplate().withNewMetadata().addToLabels("app", "app")
+        .addToLabels(PodInjector.POLICY_LABEL, "deals").endMetadata()
+        .withNewSpec().addNewContainer().withName("app").withImage("registry.invalid/app:2")
+        .endContainer().endSpec().endTemplate().endSpec().build()).create();
+    revision(ns, target, OLD, 1);
+    revision(ns, target, NEW, 2);
+    target.setStatus(new StatefulSetBuilder(target).editOrNewStatus().withReplicas(3)
+        .withCurrentRevision(OLD).withUpdateRevision(NEW).withUpdatedReplicas(1).endStatus()
+        .build().getStatus());
+    client.apps().statefulSets().inNamespace(ns).resource(target).updateStatus();
+
+    FakeAgents agents = new FakeAgents(redis.uri(), "deals-" + ns, ns);
+    agents.register("app-0", OLD, from);
+    agents.register("app-2", NEW, to);
+    double[] rates = new double[100];
+    Arrays.fill(rates, 2.0);
+    List<String> hot = agents.hotSetAt(rates);
+    agents.traffic(from, 200, 0.9, 20);
+    if (!to.equals(from)) {
+      agents.traffic(to, 50, 0.0, 5);
+    }
+    pod(ns, "app-0", OLD);
+    pod(ns, "app-2", NEW);
+    policies.policy(ns, "deals", "deals-" + ns, TargetKind.StatefulSet, "app",
+        redis.host() + ":" + redis.port(), null);
+    return new Release(ns, agents, hot);
+  }
+
+  static void revision(String ns, StatefulSet owner, String name, long number) {
+    client.resource(new ControllerRevisionBuilder().withNewMetadata().withName(name)
+        .withNamespace(ns).addToLabels("app", "app")
+        .addToOwnerReferences(new OwnerReferenceBuilder().withApiVersion("apps/v1")
+            .withKind("StatefulSet").withName("app").withUid(owner.getMetadata().getUid())
+            .withController(true).build())
+        .endMetadata().withRevision(number)
+        .withData(Map.of("spec", Map.of("template", Map.of("metadata", Map.of())))).build())
+        .create();
+  }
+
+  /** Pod {@code name} of revision {@code revision}, with the webhook's readiness gate. */
+  static Pod pod(String ns, String name, String revision) {
+    return client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata()
+        .withName(name).withNamespace(ns).addToLabels("app", "app")
+        .addToLabels(NewPods.STATEFULSET_LABEL, revision)
+        .addToLabels(PodInjector.POLICY_LABEL, "deals").endMetadata()
+        .withNewSpec().addNewContainer().withName("app").withImage("registry.invalid/app:2")
+        .endContainer().addNewReadinessGate().withConditionType(PodInjector.READINESS_GATE)
+        .endReadinessGate().endSpec().build()).create();
+  }
+
+  static Optional<PodCondition> condition(String ns, String pod) {
+    Pod read = client.pods().inNamespace(ns).withName(pod).get();
+    return read == null || read.getStatus() == null || read.getStatus().getConditions() == null
+        ? Optional.empty() : read.getStatus().getConditions().stream()
+            .filter(c -> PodInjector.READINESS_GATE.equals(c.getType())).findFirst();
+  }
+
+  static PodCondition awaitCondition(String ns, String pod, String status) {
+    await().atMost(Policies.WITHIN).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+        assertThat(condition(ns, pod)).as("%s of pod %s", PodInjector.READINESS_GATE, pod)
+            .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo(status)));
+    return condition(ns, pod).orElseThrow();
+  }
+}
