@@ -93,6 +93,7 @@ class RbacIT {
           .noneMatch(l -> l.contains("\"deals\"") || l.contains("\"" + ns + "\""));
 
       readinessGateIsSet(admin, ns, app);
+      statefulSetReadinessGateIsSet(admin, policies, ns);
       gateReleasesAHeldRollout(admin, policies, ns);
 
       admin.resources(CachePolicy.class).inNamespace(ns).withName("deals").delete();
@@ -133,6 +134,45 @@ class RbacIT {
         .withName(pod).get().getStatus().getConditions())
         .anyMatch(c -> io.warmgate.operator.inject.PodInjector.READINESS_GATE.equals(c.getType())
             && "True".equals(c.getStatus())));
+  }
+
+  /**
+   * The StatefulSet readiness style reads the StatefulSet and its update revision's
+   * ControllerRevision by name, then lists the policy's pods and patches pods/status.
+   */
+  static void statefulSetReadinessGateIsSet(KubernetesClient admin, Policies policies,
+      String ns) {
+    var store = admin.resource(new io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder()
+        .withNewMetadata().withName("store").withNamespace(ns).endMetadata().withNewSpec()
+        .withReplicas(1).withServiceName("store").withNewSelector()
+        .addToMatchLabels("app", "store").endSelector().withNewTemplate().withNewMetadata()
+        .addToLabels("app", "store").endMetadata().withNewSpec().addNewContainer()
+        .withName("app").withImage("registry.invalid/app:1").endContainer().endSpec()
+        .endTemplate().endSpec().build()).create();
+    admin.resource(new io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder()
+        .withNewMetadata().withName("store-r1").withNamespace(ns).addNewOwnerReference()
+        .withApiVersion("apps/v1").withKind("StatefulSet").withName("store")
+        .withUid(store.getMetadata().getUid()).withController(true).endOwnerReference()
+        .endMetadata().withRevision(1L).withData(Map.of("spec", Map.of())).build()).create();
+    policies.policy(ns, "store", TargetKind.StatefulSet, "store",
+        redis.host() + ":" + redis.port(), null);
+    String pod = admin.pods().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model
+        .PodBuilder().withNewMetadata().withName("store-0").addToLabels("app", "store")
+        .addToLabels("controller-revision-hash", "store-r1")
+        .addToLabels(io.warmgate.operator.inject.PodInjector.POLICY_LABEL, "store").endMetadata()
+        .withNewSpec().addNewReadinessGate()
+        .withConditionType(io.warmgate.operator.inject.PodInjector.READINESS_GATE)
+        .endReadinessGate().addNewContainer().withName("app").withImage("registry.invalid/app:1")
+        .endContainer().endSpec().build()).create().getMetadata().getName();
+    // As the StatefulSet controller does once its first revision's pod exists.
+    admin.apps().statefulSets().inNamespace(ns).withName("store").subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"replicas\":1,"
+            + "\"currentRevision\":\"store-r1\",\"updateRevision\":\"store-r1\"}}");
+    await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(admin.pods().inNamespace(ns)
+        .withName(pod).get().getStatus().getConditions())
+        .anyMatch(c -> io.warmgate.operator.inject.PodInjector.READINESS_GATE.equals(c.getType())
+            && "True".equals(c.getStatus())));
+    admin.resources(CachePolicy.class).inNamespace(ns).withName("store").delete();
   }
 
   /** The gate re-reads, releases and records Events on a Rollout as the service account. */

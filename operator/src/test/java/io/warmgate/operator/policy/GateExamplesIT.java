@@ -108,4 +108,33 @@ class GateExamplesIT {
     applied.forEach(item -> client.resource(item).withTimeout(30,
         java.util.concurrent.TimeUnit.SECONDS).delete());
   }
+
+  @Test
+  void statefulSetExampleAppliesWithEveryFieldKept() throws IOException {
+    KubernetesClient client = api.client();
+    api.applyCrd(ApiServer.cachePolicyCrd());
+    client.resource(new NamespaceBuilder().withNewMetadata().withName("shop").endMetadata()
+        .build()).serverSideApply();
+    List<HasMetadata> applied = new java.util.ArrayList<>();
+    for (String file : List.of("statefulset/cachepolicy.yaml", "statefulset/service.yaml",
+        "statefulset/statefulset.yaml")) {
+      for (HasMetadata item : load(file)) {
+        applied.add(client.resource(item).forceConflicts().serverSideApply());
+      }
+    }
+    io.warmgate.operator.model.CachePolicy policy = client.resources(
+        io.warmgate.operator.model.CachePolicy.class).inNamespace("shop").withName("deal-store")
+        .get();
+    assertThat(policy.getSpec().getTargetRef().getKind())
+        .isEqualTo(io.warmgate.operator.model.TargetKind.StatefulSet);
+    assertThat(policy.getSpec().getWarmup().getOnTimeout())
+        .isEqualTo(io.warmgate.operator.model.TimeoutAction.Promote);
+    var statefulSet = client.apps().statefulSets().inNamespace("shop").withName("deal-store")
+        .get();
+    assertThat(statefulSet.getSpec().getPodManagementPolicy()).isEqualTo("OrderedReady");
+    assertThat(statefulSet.getSpec().getTemplate().getMetadata().getLabels())
+        .containsEntry("warmgate.io/cache-policy", "deal-store");
+    applied.forEach(item -> client.resource(item).withTimeout(30,
+        java.util.concurrent.TimeUnit.SECONDS).delete());
+  }
 }

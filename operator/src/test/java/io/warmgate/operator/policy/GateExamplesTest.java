@@ -137,4 +137,30 @@ class GateExamplesTest {
     assertThat(deadline).as("not reported stuck while the gate holds it")
         .isGreaterThan(Durations.parse(policy.getSpec().getWarmup().getMaxWait()));
   }
+
+  @Test
+  void statefulSetExampleGatesItsPodsByReadinessOneAtATimeAndPreloads() throws IOException {
+    CachePolicy policy = policy("statefulset/cachepolicy.yaml");
+    assertThat(SpecChecks.problems(policy.getSpec())).isEmpty();
+    assertThat(SpecChecks.cannotWork(policy.getSpec())).isEmpty();
+    assertThat(policy.getSpec().getTargetRef().getKind()).isEqualTo(TargetKind.StatefulSet);
+    assertThat(policy.getSpec().getWarmup().getMode())
+        .as("a pod held unready gets no traffic: only a preload warms it")
+        .isEqualTo(io.warmgate.operator.model.WarmupMode.Preload);
+    JsonNode statefulSet = yaml("statefulset/statefulset.yaml");
+    assertThat(statefulSet.at("/kind").asText()).isEqualTo("StatefulSet");
+    assertThat(statefulSet.at("/metadata/name").asText())
+        .isEqualTo(policy.getSpec().getTargetRef().getName());
+    assertThat(statefulSet.at("/metadata/namespace").asText())
+        .isEqualTo(policy.getMetadata().getNamespace());
+    assertThat(statefulSet.at("/spec/template/metadata/labels")
+        .path(io.warmgate.operator.inject.PodInjector.POLICY_LABEL).asText())
+        .isEqualTo(policy.getMetadata().getName());
+    assertThat(statefulSet.at("/spec/podManagementPolicy").asText())
+        .as("each replaced pod must be Ready before the next one goes").isEqualTo("OrderedReady");
+    assertThat(statefulSet.at("/spec/updateStrategy/type").asText()).isEqualTo("RollingUpdate");
+    JsonNode service = yaml("statefulset/service.yaml");
+    assertThat(service.at("/metadata/name").asText())
+        .isEqualTo(statefulSet.at("/spec/serviceName").asText());
+  }
 }
