@@ -243,6 +243,23 @@ class InjectionWebhookIT {
         .containsExactly(PodInjector.READINESS_GATE);
     assertThat(create(pod("rollout-pod", "deals")).getSpec().getReadinessGates())
         .as("a Rollout's canary is held at its pause step, not by readiness").isNullOrEmpty();
+
+    CachePolicy statefulSet = PodInjectorTest.policy(List.of("app"));
+    statefulSet.getMetadata().setGeneration(null);
+    statefulSet.getMetadata().setNamespace(ns);
+    statefulSet.getMetadata().setName("deals-statefulset");
+    statefulSet.getSpec().setCacheName("deals-statefulset");
+    statefulSet.getSpec().setTargetRef(new TargetRef(TargetKind.StatefulSet, "deal-store"));
+    admin.resource(statefulSet).create();
+
+    Pod stored = create(pod("statefulset-pod", "deals-statefulset"));
+
+    assertThat(stored.getSpec().getReadinessGates()).extracting(g -> g.getConditionType())
+        .containsExactly(PodInjector.READINESS_GATE);
+    assertThat(stored.getSpec().getContainers().get(0).getEnv())
+        .filteredOn(e -> "WARMGATE_POD_TEMPLATE_HASH".equals(e.getName())).singleElement()
+        .satisfies(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath())
+            .isEqualTo("metadata.labels['controller-revision-hash']"));
   }
 
   @Test
