@@ -79,6 +79,10 @@ class StatefulSetReadinessIT {
         .getMessage()).contains("1 of 2 gated pods of StatefulSet " + ns + "/app");
     assertThat(policies.get(ns, "deals").getMetadata().getFinalizers())
         .contains("warmgate.io/held-canary");
+    assertThat(policies.get(ns, "deals").getStatus().getGate().getStartedAt())
+        .as("warmup.maxWait counts from the update revision's ControllerRevision")
+        .isEqualTo(client.apps().controllerRevisions().inNamespace(ns).withName(NEW).get()
+            .getMetadata().getCreationTimestamp());
     await().during(HELD_FOR).atMost(HELD_FOR.plusSeconds(5)).untilAsserted(() ->
         assertThat(condition(ns, "app-2")).hasValueSatisfying(c ->
             assertThat(c.getStatus()).isEqualTo("False")));
