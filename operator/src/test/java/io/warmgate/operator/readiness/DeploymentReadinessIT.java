@@ -8,27 +8,17 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.operator.gate.FakeAgents;
 import io.warmgate.operator.inject.PodInjector;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.status.Conditions;
-import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
-import io.warmgate.operator.testing.RunningOperator;
-import io.warmgate.testing.RedisExtension;
-import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Deployment readiness style on a real API server and a real Redis: the operator sets the
@@ -36,31 +26,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the Deployment controller (ReplicaSets with revisions, pods with their {@code pod-template-hash}
  * and the readiness gate the webhook adds, see InjectionWebhookIT) and the agents.
  */
-class DeploymentReadinessIT {
+class DeploymentReadinessIT extends ReadinessStack {
 
   static final String NEW = "n3w9c8b7";
   static final String OLD = "01d5c6d7";
-  static final Duration HELD_FOR = Duration.ofSeconds(3);
-
-  @RegisterExtension
-  @org.junit.jupiter.api.Order(1)
-  static final ApiServer api = new ApiServer();
-
-  @RegisterExtension
-  @org.junit.jupiter.api.Order(2)
-  static final RunningOperator operator = RunningOperator.withoutRollouts(api);
-
-  @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
-
-  static KubernetesClient client;
-  static Policies policies;
-
-  @BeforeAll
-  static void clients() {
-    client = api.client();
-    policies = operator.policies();
-  }
 
   @Test
   void schemaChangingReleaseHoldsTheNewPodUntilItsKeySpaceIsWarm() {
@@ -68,25 +37,26 @@ class DeploymentReadinessIT {
     String ns = release.ns();
     Pod legacy = pod(ns, "legacy", NEW, false);
 
-    assertThat(awaitCondition(ns, release.oldPod(), "True").getReason())
+    assertThat(pods.awaitCondition(ns, release.oldPod(), "True").getReason())
         .isEqualTo(PodWarmth.STABLE_REVISION);
-    assertThat(awaitCondition(ns, release.newPod(), "False").getReason()).isEqualTo("Warming");
+    assertThat(pods.awaitCondition(ns, release.newPod(), "False").getReason())
+        .isEqualTo("Warming");
     assertThat(policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming")
         .getMessage()).contains("1 of 2 gated pods").contains("set spec.warmup.mode: Preload");
     assertThat(policies.get(ns, "deals").getMetadata().getFinalizers())
         .contains("warmgate.io/held-canary");
     await().during(HELD_FOR).atMost(HELD_FOR.plusSeconds(5)).untilAsserted(() ->
-        assertThat(condition(ns, release.newPod())).hasValueSatisfying(c ->
+        assertThat(pods.condition(ns, release.newPod())).hasValueSatisfying(c ->
             assertThat(c.getStatus()).isEqualTo("False")));
 
     release.agents().writeValues("bbb222", release.hot());
 
-    PodCondition warm = awaitCondition(ns, release.newPod(), "True");
+    PodCondition warm = pods.awaitCondition(ns, release.newPod(), "True");
     assertThat(warm.getReason()).isEqualTo("CoverageReached");
     assertThat(warm.getMessage()).contains("new pods " + NEW);
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "False", "NoPodWaiting");
     policies.awaitCondition(ns, "deals", Conditions.WARMED, "True", "CoverageReached");
-    assertThat(condition(ns, legacy.getMetadata().getName()))
+    assertThat(pods.condition(ns, legacy.getMetadata().getName()))
         .as("a pod without the readiness gate is not the operator's to hold").isEmpty();
     assertThat(policies.events(ns, "deals")).extracting(e -> e.getReason())
         .as("RolloutHeld transitions are Events, as for a Rollout").contains("Warming");
@@ -94,7 +64,7 @@ class DeploymentReadinessIT {
     // A replacement pod (a restart that recreates it) of the warm revision is let in at once.
     client.pods().inNamespace(ns).withName(release.newPod()).delete();
     Pod again = pod(ns, "new", NEW, true);
-    assertThat(awaitCondition(ns, again.getMetadata().getName(), "True").getReason())
+    assertThat(pods.awaitCondition(ns, again.getMetadata().getName(), "True").getReason())
         .isEqualTo("CoverageReached");
   }
 
@@ -102,20 +72,20 @@ class DeploymentReadinessIT {
   void sameSchemaNewPodIsLetInAtOnce() {
     Release release = release("same", "aaa111", "aaa111");
 
-    assertThat(awaitCondition(release.ns(), release.newPod(), "True").getReason())
+    assertThat(pods.awaitCondition(release.ns(), release.newPod(), "True").getReason())
         .isEqualTo("SchemaUnchanged");
   }
 
   @Test
   void scaleOutPodIsLetInBeforeItsAgentRegisters() {
-    String ns = namespace("scaleout");
+    String ns = pods.namespace("scaleout");
     Deployment target = deployment(ns, 2);
     replicaSet(ns, target, NEW, 2, "1");
     policies.policy(ns, "deals", TargetKind.Deployment, "app",
         redis.host() + ":" + redis.port(), null);
     Pod pod = pod(ns, "app", NEW, true);
 
-    assertThat(awaitCondition(ns, pod.getMetadata().getName(), "True").getReason())
+    assertThat(pods.awaitCondition(ns, pod.getMetadata().getName(), "True").getReason())
         .isEqualTo(PodWarmth.NO_RELEASE);
   }
 
@@ -123,12 +93,12 @@ class DeploymentReadinessIT {
   void deletingThePolicyLetsWaitingPodsInAndSaysWhyOnTheDeployment() {
     Release release = release("deleted", "aaa111", "bbb222");
     String ns = release.ns();
-    awaitCondition(ns, release.newPod(), "False");
+    pods.awaitCondition(ns, release.newPod(), "False");
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
 
     client.resources(CachePolicy.class).inNamespace(ns).withName("deals").delete();
 
-    PodCondition released = awaitCondition(ns, release.newPod(), "True");
+    PodCondition released = pods.awaitCondition(ns, release.newPod(), "True");
     assertThat(released.getReason()).isEqualTo(WarmPods.POLICY_DELETED);
     assertThat(released.getMessage()).contains("CachePolicy " + ns + "/deals was deleted");
     await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(
@@ -144,18 +114,18 @@ class DeploymentReadinessIT {
   void podsStayUnreadyWhileTheOperatorIsDownAndAreLetInWhenItIsBack() {
     Release release = release("down", "aaa111", "aaa111");
     String ns = release.ns();
-    awaitCondition(ns, release.newPod(), "True");
+    pods.awaitCondition(ns, release.newPod(), "True");
     operator.stop();
     boolean started = false;
     try {
       Pod waiting = pod(ns, "new", NEW, true);
       await().during(HELD_FOR).atMost(HELD_FOR.plusSeconds(5)).untilAsserted(() ->
-          assertThat(condition(ns, waiting.getMetadata().getName())).isEmpty());
+          assertThat(pods.condition(ns, waiting.getMetadata().getName())).isEmpty());
 
       operator.start();
       started = true;
 
-      assertThat(awaitCondition(ns, waiting.getMetadata().getName(), "True").getReason())
+      assertThat(pods.awaitCondition(ns, waiting.getMetadata().getName(), "True").getReason())
           .isEqualTo("SchemaUnchanged");
     } finally {
       if (!started) {
@@ -168,34 +138,18 @@ class DeploymentReadinessIT {
   record Release(String ns, String oldPod, String newPod, FakeAgents agents, List<String> hot) {}
 
   static Release release(String prefix, String from, String to) {
-    String ns = namespace(prefix);
+    String ns = pods.namespace(prefix);
     Deployment target = deployment(ns, 3);
     replicaSet(ns, target, OLD, 2, "1");
     replicaSet(ns, target, NEW, 1, "2");
-    FakeAgents agents = new FakeAgents(redis.uri(), "deals-" + ns, ns);
-    agents.register("old-1", OLD, from);
-    agents.register("new-1", NEW, to);
-    double[] rates = new double[100];
-    Arrays.fill(rates, 2.0);
-    List<String> hot = agents.hotSetAt(rates);
-    agents.traffic(from, 200, 0.9, 20);
-    if (!to.equals(from)) {
-      agents.traffic(to, 50, 0.0, 5);
-    }
+    ReadinessFixture.Agents agents = ReadinessFixture.agents(redis, ns, "old-1", OLD, from,
+        "new-1", NEW, to);
     Pod old = pod(ns, "old", OLD, true);
     Pod fresh = pod(ns, "new", NEW, true);
     policies.policy(ns, "deals", "deals-" + ns, TargetKind.Deployment, "app",
         redis.host() + ":" + redis.port(), null);
-    return new Release(ns, old.getMetadata().getName(), fresh.getMetadata().getName(), agents,
-        hot);
-  }
-
-  static String namespace(String prefix) {
-    String ns = api.newNamespace(prefix);
-    // No controller-manager here creates the namespace's default service account pods need.
-    client.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder()
-        .withNewMetadata().withName("default").endMetadata().build()).create();
-    return ns;
+    return new Release(ns, old.getMetadata().getName(), fresh.getMetadata().getName(),
+        agents.agents(), agents.hot());
   }
 
   static Deployment deployment(String ns, int replicas) {
@@ -217,7 +171,8 @@ class DeploymentReadinessIT {
             .withKind("Deployment").withName("app").withUid(owner.getMetadata().getUid())
             .withController(true).build())
         .endMetadata().withNewSpec().withReplicas(replicas)
-        .withNewSelector().addToMatchLabels("app", "app").addToMatchLabels("pod-template-hash", hash)
+        .withNewSelector().addToMatchLabels("app", "app")
+        .addToMatchLabels("pod-template-hash", hash)
         .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "app")
         .addToLabels("pod-template-hash", hash).endMetadata().withNewSpec().addNewContainer()
         .withName("app").withImage("registry.invalid/app:2").endContainer().endSpec()
@@ -238,17 +193,4 @@ class DeploymentReadinessIT {
     return client.pods().inNamespace(ns).resource(pod.build()).create();
   }
 
-  static Optional<PodCondition> condition(String ns, String pod) {
-    Pod read = client.pods().inNamespace(ns).withName(pod).get();
-    return read == null || read.getStatus() == null || read.getStatus().getConditions() == null
-        ? Optional.empty() : read.getStatus().getConditions().stream()
-            .filter(c -> PodInjector.READINESS_GATE.equals(c.getType())).findFirst();
-  }
-
-  static PodCondition awaitCondition(String ns, String pod, String status) {
-    await().atMost(Policies.WITHIN).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
-        assertThat(condition(ns, pod)).as("%s of pod %s", PodInjector.READINESS_GATE, pod)
-            .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo(status)));
-    return condition(ns, pod).orElseThrow();
-  }
 }

@@ -7,29 +7,19 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.warmgate.operator.gate.FakeAgents;
 import io.warmgate.operator.inject.PodInjector;
 import io.warmgate.operator.model.CachePolicy;
 import io.warmgate.operator.model.TargetKind;
 import io.warmgate.operator.revision.NewPods;
 import io.warmgate.operator.status.Conditions;
-import io.warmgate.operator.testing.ApiServer;
 import io.warmgate.operator.testing.Policies;
-import io.warmgate.operator.testing.RunningOperator;
-import io.warmgate.testing.RedisExtension;
-import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The readiness gate for a StatefulSet target on a real API server and a real Redis. The test
@@ -39,40 +29,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * StatefulSet rolling update replaces its pods one at a time from the highest ordinal and waits
  * for each to be Ready, so the first new pod held here holds the whole rollout.
  */
-class StatefulSetReadinessIT {
+class StatefulSetReadinessIT extends ReadinessStack {
 
   static final String NEW = "app-7b9c8d6f5";
   static final String OLD = "app-5d8f7c9b6";
-  static final Duration HELD_FOR = Duration.ofSeconds(3);
-
-  @RegisterExtension
-  @org.junit.jupiter.api.Order(1)
-  static final ApiServer api = new ApiServer();
-
-  @RegisterExtension
-  @org.junit.jupiter.api.Order(2)
-  static final RunningOperator operator = RunningOperator.withoutRollouts(api);
-
-  @RegisterExtension
-  static final RedisExtension redis = new RedisExtension();
-
-  static KubernetesClient client;
-  static Policies policies;
-
-  @BeforeAll
-  static void clients() {
-    client = api.client();
-    policies = operator.policies();
-  }
 
   @Test
   void schemaChangingUpdateHoldsTheNewRevisionsPodUntilItsKeySpaceIsWarm() {
     Release release = release("sts-schema", "aaa111", "bbb222");
     String ns = release.ns();
 
-    assertThat(awaitCondition(ns, "app-0", "True").getReason())
+    assertThat(pods.awaitCondition(ns, "app-0", "True").getReason())
         .isEqualTo(PodWarmth.STABLE_REVISION);
-    PodCondition held = awaitCondition(ns, "app-2", "False");
+    PodCondition held = pods.awaitCondition(ns, "app-2", "False");
     assertThat(held.getReason()).isEqualTo("Warming");
     assertThat(held.getMessage()).contains("new pods " + NEW);
     assertThat(policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming")
@@ -84,12 +53,12 @@ class StatefulSetReadinessIT {
         .isEqualTo(client.apps().controllerRevisions().inNamespace(ns).withName(NEW).get()
             .getMetadata().getCreationTimestamp());
     await().during(HELD_FOR).atMost(HELD_FOR.plusSeconds(5)).untilAsserted(() ->
-        assertThat(condition(ns, "app-2")).hasValueSatisfying(c ->
+        assertThat(pods.condition(ns, "app-2")).hasValueSatisfying(c ->
             assertThat(c.getStatus()).isEqualTo("False")));
 
     release.agents().writeValues("bbb222", release.hot());
 
-    assertThat(awaitCondition(ns, "app-2", "True").getReason()).isEqualTo("CoverageReached");
+    assertThat(pods.awaitCondition(ns, "app-2", "True").getReason()).isEqualTo("CoverageReached");
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "False", "NoPodWaiting");
     policies.awaitCondition(ns, "deals", Conditions.WARMED, "True", "CoverageReached");
   }
@@ -98,7 +67,7 @@ class StatefulSetReadinessIT {
   void sameSchemaNewRevisionsPodIsLetInAtOnce() {
     Release release = release("sts-same", "aaa111", "aaa111");
 
-    assertThat(awaitCondition(release.ns(), "app-2", "True").getReason())
+    assertThat(pods.awaitCondition(release.ns(), "app-2", "True").getReason())
         .isEqualTo("SchemaUnchanged");
   }
 
@@ -106,12 +75,12 @@ class StatefulSetReadinessIT {
   void deletingThePolicyLetsWaitingPodsInAndSaysWhyOnTheStatefulSet() {
     Release release = release("sts-deleted", "aaa111", "bbb222");
     String ns = release.ns();
-    awaitCondition(ns, "app-2", "False");
+    pods.awaitCondition(ns, "app-2", "False");
     policies.awaitCondition(ns, "deals", Conditions.ROLLOUT_HELD, "True", "Warming");
 
     client.resources(CachePolicy.class).inNamespace(ns).withName("deals").delete();
 
-    PodCondition released = awaitCondition(ns, "app-2", "True");
+    PodCondition released = pods.awaitCondition(ns, "app-2", "True");
     assertThat(released.getReason()).isEqualTo(WarmPods.POLICY_DELETED);
     assertThat(released.getMessage()).contains("CachePolicy " + ns + "/deals was deleted");
     await().atMost(Policies.WITHIN).untilAsserted(() -> assertThat(
@@ -133,10 +102,7 @@ class StatefulSetReadinessIT {
   record Release(String ns, FakeAgents agents, List<String> hot) {}
 
   static Release release(String prefix, String from, String to) {
-    String ns = api.newNamespace(prefix);
-    // No controller-manager here creates the namespace's default service account pods need.
-    client.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder()
-        .withNewMetadata().withName("default").endMetadata().build()).create();
+    String ns = pods.namespace(prefix);
     StatefulSet target = client.resource(new StatefulSetBuilder().withNewMetadata()
         .withName("app").withNamespace(ns).endMetadata().withNewSpec().withReplicas(3)
         .withServiceName("app").withNewSelector().addToMatchLabels("app", "app").endSelector()
@@ -151,21 +117,13 @@ class StatefulSetReadinessIT {
         .build().getStatus());
     client.apps().statefulSets().inNamespace(ns).resource(target).updateStatus();
 
-    FakeAgents agents = new FakeAgents(redis.uri(), "deals-" + ns, ns);
-    agents.register("app-0", OLD, from);
-    agents.register("app-2", NEW, to);
-    double[] rates = new double[100];
-    Arrays.fill(rates, 2.0);
-    List<String> hot = agents.hotSetAt(rates);
-    agents.traffic(from, 200, 0.9, 20);
-    if (!to.equals(from)) {
-      agents.traffic(to, 50, 0.0, 5);
-    }
+    ReadinessFixture.Agents agents = ReadinessFixture.agents(redis, ns, "app-0", OLD, from,
+        "app-2", NEW, to);
     pod(ns, "app-0", OLD);
     pod(ns, "app-2", NEW);
     policies.policy(ns, "deals", "deals-" + ns, TargetKind.StatefulSet, "app",
         redis.host() + ":" + redis.port(), null);
-    return new Release(ns, agents, hot);
+    return new Release(ns, agents.agents(), agents.hot());
   }
 
   static void revision(String ns, StatefulSet owner, String name, long number) {
@@ -190,17 +148,4 @@ class StatefulSetReadinessIT {
         .endReadinessGate().endSpec().build()).create();
   }
 
-  static Optional<PodCondition> condition(String ns, String pod) {
-    Pod read = client.pods().inNamespace(ns).withName(pod).get();
-    return read == null || read.getStatus() == null || read.getStatus().getConditions() == null
-        ? Optional.empty() : read.getStatus().getConditions().stream()
-            .filter(c -> PodInjector.READINESS_GATE.equals(c.getType())).findFirst();
-  }
-
-  static PodCondition awaitCondition(String ns, String pod, String status) {
-    await().atMost(Policies.WITHIN).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
-        assertThat(condition(ns, pod)).as("%s of pod %s", PodInjector.READINESS_GATE, pod)
-            .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo(status)));
-    return condition(ns, pod).orElseThrow();
-  }
 }
