@@ -52,6 +52,7 @@ start_cluster() {
     --kube-scheduler-binary "$K8S_BIN/kube-scheduler" \
     --etcd-binary "$ETCD_BIN/etcd" \
     --kwok-controller-binary "$KWOK_BIN/kwok" \
+    --config "$WARMGATE_ROOT/hack/kwok/pod-stages.yaml" \
     --wait 120s >>"$LOG_DIR/kwokctl.log" 2>&1 || die "kwokctl create cluster failed: see $LOG_DIR/kwokctl.log"
   echo "$CLUSTER_NAME" > "$STATE_DIR/cluster"
   kubectl apply -f - >/dev/null <<YAML

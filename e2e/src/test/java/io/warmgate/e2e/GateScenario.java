@@ -99,7 +99,7 @@ final class GateScenario implements AutoCloseable {
    * Zipf traffic ({@code perSecond} lookups/s over the seeded deals) until the cache's hot set
    * tracks at least {@code hotSet} ids; the caller closes the returned traffic.
    */
-  Traffic warmUpHotSet(DealRollout app, int hotSet, int perSecond) {
+  Traffic warmUpHotSet(DealApp app, int hotSet, int perSecond) {
     Traffic traffic = new Traffic(app::ports, deals, 1.1, perSecond, 42);
     try {
       await(app.name + " hot set of " + hotSet).atMost(Duration.ofMinutes(3))
@@ -186,14 +186,14 @@ final class GateScenario implements AutoCloseable {
     return deleted;
   }
 
-  /** Waits until {@code app} is Healthy with 4 pods that each answer on their own port. */
-  static void awaitServing(DealRollout app) {
+  /** Waits until {@code app} has rolled out with 4 pods that each answer on their own port. */
+  static void awaitServing(DealApp app) {
     awaitServing(app, 4);
   }
 
-  /** Waits until {@code app} is Healthy with {@code pods} pods that each answer on their own port. */
-  static void awaitServing(DealRollout app, int pods) {
-    await(app.name + " Healthy with " + pods + " serving pods").atMost(Duration.ofMinutes(3))
+  /** Waits until {@code app} has rolled out with {@code pods} pods that each answer on their own port. */
+  static void awaitServing(DealApp app, int pods) {
+    await(app.name + " rolled out with " + pods + " serving pods").atMost(Duration.ofMinutes(3))
         .pollInterval(Duration.ofMillis(500))
         .until(() -> app.healthyAndDone() && app.runningPods() == pods
             && app.ports().stream().allMatch(p -> Http.ok("http://127.0.0.1:" + p + "/healthz")));

@@ -2,6 +2,7 @@ package io.warmgate.e2e;
 
 import com.google.cloud.spanner.DatabaseClient;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.readiness.Readiness;
 import io.warmgate.localpods.LocalPodRunner;
 import io.warmgate.testing.ChartServiceAccount;
 import io.warmgate.testing.EmulatorDatabase;
@@ -18,6 +19,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -225,8 +228,11 @@ final class LocalStack implements Stack {
     return new AppPods() {
       @Override
       public List<Integer> ports() {
+        Set<String> ready = client.pods().inNamespace(namespace).withLabel("app", name).list()
+            .getItems().stream().filter(Readiness::isPodReady).map(p -> p.getMetadata().getName())
+            .collect(Collectors.toSet());
         return new ArrayList<>(pods.pods().values().stream().filter(LocalPodRunner.LocalPod::serving)
-            .map(LocalPodRunner.LocalPod::port).toList());
+            .filter(p -> ready.contains(p.podName())).map(LocalPodRunner.LocalPod::port).toList());
       }
 
       @Override

@@ -114,7 +114,7 @@ interface Stack extends BeforeAllCallback, BeforeEachCallback, AfterEachCallback
   /** The serving pods of one app, each reachable on a local port. */
   interface AppPods extends AutoCloseable {
 
-    /** The local ports of the pods that serve now. */
+    /** The local ports of the pods that serve and are Ready now: where a Service sends traffic. */
     List<Integer> ports();
 
     /** The {@code rollouts-pod-template-hash} of each pod that runs now, serving or not yet. */

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * A whole Kubernetes cluster for end-to-end tests: kwok ({@code kwokctl --runtime binary}) runs
  * etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok-controller from the
  * binaries of {@code hack/prereqs.sh}, with fake nodes on which pods become Ready without running
- * anything; the Argo Rollouts CRDs are installed and its controller runs as a local process.
+ * anything, by the pod stages of {@code hack/kwok/pod-stages.yaml} (Ready only once every readiness
+ * gate's condition is True, as the kubelet rules); the Argo Rollouts CRDs are installed and its
+ * controller runs as a local process.
  * kube-apiserver authorizes with Node and RBAC, as a real cluster does.
  *
  * <p>If {@code WARMGATE_E2E_KUBECONFIG} names a kubeconfig, that cluster is used instead (Argo
@@ -42,6 +44,8 @@ public final class KwokCluster implements ManagedService {
   public static final String EXISTING_KUBECONFIG_ENV = "WARMGATE_E2E_KUBECONFIG";
   /** Name of the fake node pods are scheduled to; it carries no taint. */
   public static final String NODE_NAME = "kwok-node-0";
+  /** The pod lifecycle kwok plays, in place of its own (which ignores readiness gates). */
+  static final String POD_STAGES = "hack/kwok/pod-stages.yaml";
 
   private static final Logger LOG = LoggerFactory.getLogger(KwokCluster.class);
   private static final Duration CREATE_TIMEOUT = Duration.ofMinutes(3);
@@ -130,6 +134,7 @@ public final class KwokCluster implements ManagedService {
         "--kube-scheduler-binary", ToolBinaries.kubernetes("kube-scheduler").toString(),
         "--etcd-binary", ToolBinaries.etcd().toString(),
         "--kwok-controller-binary", ToolBinaries.kwok("kwok").toString(),
+        "--config", WarmgatePaths.repoDir().resolve(POD_STAGES).toString(),
         // kwokctl's default for a secure port, stated so the E2E suite's operator, acting as the
         // chart's ServiceAccount, is held to the chart's RBAC: --authorization-mode=Node,RBAC.
         "--kube-authorization=true",

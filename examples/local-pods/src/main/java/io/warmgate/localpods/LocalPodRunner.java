@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
 public final class LocalPodRunner implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(LocalPodRunner.class);
-  private static final String TEMPLATE_HASH_LABEL = "rollouts-pod-template-hash";
+  /** The labels naming a pod's revision: Argo Rollouts', the Deployment's, the StatefulSet's. */
+  private static final List<String> TEMPLATE_HASH_LABELS =
+      List.of("rollouts-pod-template-hash", "pod-template-hash", "controller-revision-hash");
   private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
   /** Environment variable naming the file in which a pod process reports the port it serves on. */
@@ -286,12 +288,18 @@ public final class LocalPodRunner implements AutoCloseable {
       Process process = builder.start();
       process.getOutputStream().close();
       process.onExit().thenRun(() -> events.execute(() -> exited(name, process)));
-      String hash = pod.getMetadata().getLabels() == null ? "" : pod.getMetadata().getLabels().getOrDefault(TEMPLATE_HASH_LABEL, "");
+      String hash = templateHash(pod);
       log.info("pod {} (template {}) → pid {}, log {}", name, hash, process.pid(), logFile);
       return new LocalPod(name, 0, process.pid(), hash, process);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + String.join(" ", command) + " for pod " + name, e);
     }
+  }
+
+  private static String templateHash(Pod pod) {
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    return labels == null ? "" : TEMPLATE_HASH_LABELS.stream().map(labels::get)
+        .filter(Objects::nonNull).findFirst().orElse("");
   }
 
   private Container container(Pod pod) {
