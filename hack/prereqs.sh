@@ -3,9 +3,9 @@
 #   - redis-server (Debian package) as the Valkey-compatible L2, and redis-cli (redis-tools), which
 #     creates and reshards the tests' Redis clusters;
 #   - kube-apiserver, kube-controller-manager, kube-scheduler, etcd, kwok, kwokctl, helm,
-#     kube-score (the chart's linter), the Argo Rollouts controller, prometheus and promtool,
-#     built from their Go modules (hack/tools/*) into $WARMGATE_CACHE_DIR;
-#   - the Argo Rollouts CRDs, taken from the same Go module.
+#     kube-score (the chart's linter), the Argo Rollouts controller, the Flagger controller,
+#     prometheus and promtool, built from their Go modules (hack/tools/*) into $WARMGATE_CACHE_DIR;
+#   - the Argo Rollouts CRDs and Flagger's CRDs, taken from the same Go modules.
 # Idempotent: a second run builds nothing. Settings: WARMGATE_CACHE_DIR (default ~/.cache/warmgate).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -49,6 +49,8 @@ main() {
   timed "argo-rollouts v$ARGO_ROLLOUTS_VERSION" build_tools argo-rollouts "$ARGO_BIN" \
     "-X github.com/argoproj/argo-rollouts/utils/version.version=$ARGO_ROLLOUTS_VERSION" \
     github.com/argoproj/argo-rollouts/cmd/rollouts-controller
+  timed "flagger v$FLAGGER_VERSION" build_tools flagger "$FLAGGER_BIN" "" \
+    github.com/fluxcd/flagger/cmd/flagger
   timed "helm v$HELM_VERSION" build_tools helm "$HELM_BIN" \
     "$(helm_ldflags)" helm.sh/helm/v3/cmd/helm
   timed "kube-score v$KUBE_SCORE_VERSION" build_tools kube-score "$KUBE_SCORE_BIN" \
@@ -64,6 +66,8 @@ main() {
   src="$(cd "$WARMGATE_ROOT/hack/tools/argo-rollouts" && go list -m -f '{{.Dir}}' github.com/argoproj/argo-rollouts)/manifests/crds"
   mkdir -p "$ARGO_CRDS_DIR"
   install -m 0644 "$src"/*-crd.yaml "$ARGO_CRDS_DIR/"
+  src="$(cd "$WARMGATE_ROOT/hack/tools/flagger" && go list -m -f '{{.Dir}}' github.com/fluxcd/flagger)/artifacts/flagger"
+  install -m 0644 "$src/crd.yaml" "$FLAGGER_BIN/crd.yaml"
 
   # kube-api-test offline layout (links, not copies).
   local kat="$KUBE_API_TEST_DIR/k8s/$K8S_VERSION-linux-amd64" kubectl_bin

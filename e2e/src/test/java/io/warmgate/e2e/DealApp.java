@@ -234,9 +234,14 @@ abstract class DealApp implements AutoCloseable {
         .toList();
   }
 
-  /** The local ports of the pods that serve and are Ready: where a Service sends traffic. */
+  /** The pods the app's Service selects: the workload's own, unless a subclass says otherwise. */
+  protected Stack.AppPods servingPods() {
+    return pods;
+  }
+
+  /** The local ports of the pods the Service selects that serve and are Ready. */
   List<Integer> ports() {
-    return pods.ports();
+    return servingPods().ports();
   }
 
   /**
@@ -280,13 +285,13 @@ abstract class DealApp implements AutoCloseable {
     return out.toString();
   }
 
-  /** The pod-template hash of each of the app's pods that runs now. */
+  /** The pod-template hash of each of the Service's pods that runs now. */
   List<String> podTemplateHashes() {
-    return pods.templateHashes();
+    return servingPods().templateHashes();
   }
 
   int runningPods() {
-    return pods.ports().size();
+    return servingPods().ports().size();
   }
 
   /** Whether the workload has rolled out its latest spec: all its pods new, Ready and serving. */

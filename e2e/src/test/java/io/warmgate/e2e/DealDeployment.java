@@ -19,7 +19,7 @@ import java.util.Objects;
  * with the pod template of {@code examples/local/rollout.yaml}, whose environment runs the app
  * against this stack. The real Deployment controller rolls it out.
  */
-final class DealDeployment extends DealApp {
+class DealDeployment extends DealApp {
 
   /** The label the Deployment controller gives a ReplicaSet's pods. */
   static final String POD_HASH_LABEL = "pod-template-hash";
@@ -28,7 +28,13 @@ final class DealDeployment extends DealApp {
   /** @param warmup replaces the example policy's {@code spec.warmup} entries given here */
   DealDeployment(KubernetesClient client, String namespace, String name, Stack stack,
       Map<String, Object> warmup, Path workdir) {
-    super(client, namespace, name, stack, "examples/deployment/cachepolicy.yaml", warmup, Map.of());
+    this(client, namespace, name, stack, "examples/deployment/cachepolicy.yaml", warmup, workdir);
+  }
+
+  /** With the policy of {@code policyExample}, which targets a Deployment. */
+  protected DealDeployment(KubernetesClient client, String namespace, String name, Stack stack,
+      String policyExample, Map<String, Object> warmup, Path workdir) {
+    super(client, namespace, name, stack, policyExample, warmup, Map.of());
     GenericKubernetesResource deployment = load("examples/deployment/deployment.yaml");
     Map<String, Object> podTemplate = map(map(load("examples/local/rollout.yaml")
         .getAdditionalProperties().get("spec")).get("template"));
@@ -47,8 +53,12 @@ final class DealDeployment extends DealApp {
     return "Deployment";
   }
 
-  private Deployment deployment() {
-    return client.apps().deployments().inNamespace(namespace).withName(name).get();
+  Deployment deployment() {
+    return deployment(name);
+  }
+
+  Deployment deployment(String deployment) {
+    return client.apps().deployments().inNamespace(namespace).withName(deployment).get();
   }
 
   /**

@@ -12,6 +12,7 @@ final class ToolBinaries {
   static final String ETCD_VERSION = "3.6.16";
   static final String KWOK_VERSION = "0.7.0";
   static final String ARGO_ROLLOUTS_VERSION = "1.9.2";
+  static final String FLAGGER_VERSION = "1.36.1";
   static final String PROMETHEUS_VERSION = "3.16.0";
   static final String HELM_VERSION = "3.19.5";
 
@@ -38,6 +39,14 @@ final class ToolBinaries {
   static Path rolloutsController() {
     return Prerequisites.executable(argoRolloutsDir().resolve("rollouts-controller"),
         "Argo Rollouts controller");
+  }
+
+  static Path flaggerDir() {
+    return bin().resolve("flagger-v" + FLAGGER_VERSION);
+  }
+
+  static Path flagger() {
+    return Prerequisites.executable(flaggerDir().resolve("flagger"), "Flagger controller");
   }
 
   static Path helm() {

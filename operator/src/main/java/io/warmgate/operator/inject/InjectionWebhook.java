@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.webhook.admission.AdmissionController;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.warmgate.operator.revision.Revisions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.cert.X509Certificate;
@@ -53,6 +54,7 @@ public final class InjectionWebhook implements AutoCloseable {
     policies = new PolicyLookup(client, namespaces);
     try {
       PodInjectionHandler handler = new PodInjectionHandler(policies::find, policies::watches,
+          (namespace, deployment) -> Revisions.drivenByFlagger(client, namespace, deployment),
           new InjectionEvents(client, Clock.systemUTC()), registry);
       server = new WebhookServer(settings.port(), keys, new AdmissionController<Pod>(handler),
           client.getKubernetesSerialization());

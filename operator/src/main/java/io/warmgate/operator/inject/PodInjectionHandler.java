@@ -8,10 +8,13 @@ import io.javaoperatorsdk.webhook.admission.AdmissionUtils;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.TargetKind;
+import io.warmgate.operator.model.TargetRef;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,20 +51,23 @@ final class PodInjectionHandler implements AdmissionRequestHandler {
 
   private final BiFunction<String, String, Optional<CachePolicy>> policies;
   private final Predicate<String> watched;
+  private final BiPredicate<String, String> flaggerDriven;
   private final InjectionEvents events;
   private final Map<Result, Counter> counters = new EnumMap<>(Result.class);
 
   /**
    * @param policies finds the policy by namespace and name
    * @param watched whether a namespace's pods are the operator's
+   * @param flaggerDriven whether Flagger drives the Deployment of a namespace and name
    * @param events records the missing-policy Event
    * @param registry receives {@code warmgate.injection} counters
    */
   PodInjectionHandler(BiFunction<String, String, Optional<CachePolicy>> policies,
-      Predicate<String> watched, InjectionEvents events,
-      MeterRegistry registry) {
+      Predicate<String> watched, BiPredicate<String, String> flaggerDriven,
+      InjectionEvents events, MeterRegistry registry) {
     this.policies = policies;
     this.watched = watched;
+    this.flaggerDriven = flaggerDriven;
     this.events = events;
     for (Result result : Result.values()) {
       counters.put(result, Counter.builder("warmgate.injection")
@@ -95,7 +101,7 @@ final class PodInjectionHandler implements AdmissionRequestHandler {
             + "agent's configuration", InjectionEvents.describe(pod), namespace, policyName);
         return admit(Result.POLICY_NOT_FOUND);
       }
-      Pod injected = PodInjector.inject(pod, policy.get());
+      Pod injected = PodInjector.inject(pod, policy.get(), readinessGate(namespace, policy.get()));
       if (injected == pod) {
         return admit(Result.DISABLED);
       }
@@ -109,6 +115,29 @@ final class PodInjectionHandler implements AdmissionRequestHandler {
       log.error("Could not configure pod {} in {}; admitted unchanged", request.getName(),
           request.getNamespace(), e);
       return admit(Result.FAILED);
+    }
+  }
+
+  /**
+   * Whether the pod gets the readiness gate: its target's kind asks for it, unless the target is
+   * a Deployment Flagger drives. When that cannot be read, the gate is added: the operator sets
+   * the condition either way, as it does for any gated pod.
+   */
+  private boolean readinessGate(String namespace, CachePolicy policy) {
+    if (!PodInjector.readinessGated(policy)) {
+      return false;
+    }
+    TargetRef target = policy.getSpec().getTargetRef();
+    if (target.getKind() != TargetKind.Deployment) {
+      return true;
+    }
+    try {
+      return !flaggerDriven.test(namespace, target.getName());
+    } catch (RuntimeException e) {
+      log.warn("Could not tell whether Flagger drives Deployment {}/{} ({}); its pod gets the "
+          + "readiness gate {}", namespace, target.getName(), e.toString(),
+          PodInjector.READINESS_GATE);
+      return true;
     }
   }
 

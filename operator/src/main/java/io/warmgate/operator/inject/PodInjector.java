@@ -41,7 +41,9 @@ import java.util.stream.Collectors;
  *       pod's key space is warm, so the workload's own controller paces the rollout (a
  *       Deployment's {@code maxSurge}/{@code maxUnavailable}; a StatefulSet's rolling update,
  *       which waits for each replaced pod to be Ready). A pod's readiness gates cannot change
- *       after it is created, which is why the webhook is the only place to add it.</li>
+ *       after it is created, which is why the webhook is the only place to add it. Not when
+ *       Flagger drives the Deployment: its {@code confirm-promotion} webhook is that rollout's
+ *       gate, and Flagger fails a canary whose pods stay unready past its deadline.</li>
  * </ul>
  */
 public final class PodInjector {
@@ -96,6 +98,21 @@ public final class PodInjector {
    * @throws NullPointerException if an argument, the policy's spec or its valkey is null
    */
   public static Pod inject(Pod pod, CachePolicy policy) {
+    return inject(pod, policy, readinessGated(policy));
+  }
+
+  /** Whether {@code policy}'s target is a kind whose pods wait on {@value #READINESS_GATE}. */
+  public static boolean readinessGated(CachePolicy policy) {
+    return policy.getSpec().getTargetRef() != null
+        && policy.getSpec().getTargetRef().getKind() != null
+        && policy.getSpec().getTargetRef().getKind().readinessGated();
+  }
+
+  /**
+   * As {@link #inject(Pod, CachePolicy)}, adding the readiness gate when {@code readinessGate}
+   * says so rather than by the target's kind alone.
+   */
+  public static Pod inject(Pod pod, CachePolicy policy, boolean readinessGate) {
     Objects.requireNonNull(pod, "pod");
     InjectionSpec injection = policy.getSpec().getInjection();
     if (injection != null && Boolean.FALSE.equals(injection.getEnabled())) {
@@ -134,9 +151,7 @@ public final class PodInjector {
       throw new IllegalStateException("cannot write the " + ANNOTATION + " annotation", e);
     }
     copy.getMetadata().setAnnotations(annotations);
-    if (policy.getSpec().getTargetRef() != null
-        && policy.getSpec().getTargetRef().getKind() != null
-        && policy.getSpec().getTargetRef().getKind().readinessGated()) {
+    if (readinessGate) {
       addReadinessGate(copy);
     }
     return copy;

@@ -398,7 +398,9 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
       return false;
     }
     String endpoint = pass.namespace() + "/" + pass.policy().getMetadata().getName();
-    boolean readiness = pass.spec().getTargetRef().getKind().readinessGated();
+    // Flagger's confirm-promotion webhook gates the Deployments it drives, and the webhook gives
+    // their pods no readiness gate: the policy reports the external gate, as for an analysis.
+    boolean readiness = pass.spec().getTargetRef().getKind().readinessGated() && !pods.flagger();
     String gatedBy = pods.flagger()
         ? "Flagger's confirm-promotion webhook (POST /flagger/confirm-promotion)"
         : readiness ? "the " + PodReadiness.CONDITION + " readiness gate of its pods"
@@ -416,6 +418,10 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     if (!readiness) {
       pass.set(Conditions.ROLLOUT_HELD, outcome.held().status(), outcome.held().reason(),
           outcome.held().message());
+      if (pods.flagger()) {
+        // Pods gated before Flagger took the Deployment over still get their condition.
+        warmPods.apply(pass.context().getClient(), pass.policy(), outcome.verdict());
+      }
       return outcome.active();
     }
     WarmPods.Result held = warmPods.apply(pass.context().getClient(), pass.policy(),

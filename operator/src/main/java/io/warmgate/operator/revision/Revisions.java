@@ -152,6 +152,16 @@ public final class Revisions {
     return owned.stream().max(Comparator.comparingLong(Revisions::revision)).orElse(null);
   }
 
+  /**
+   * Whether Flagger drives Deployment {@code namespace/name}: a Deployment {@code <name>-primary}
+   * owned by a Flagger Canary exists.
+   */
+  public static boolean drivenByFlagger(KubernetesClient client, String namespace, String name) {
+    Deployment primary = client.apps().deployments().inNamespace(namespace)
+        .withName(name + PRIMARY_SUFFIX).get();
+    return primary != null && ownedByFlaggerCanary(primary);
+  }
+
   private static boolean ownedByFlaggerCanary(Deployment primary) {
     List<OwnerReference> owners = primary.getMetadata().getOwnerReferences();
     return owners != null && owners.stream().anyMatch(o -> "Canary".equals(o.getKind())

@@ -8,10 +8,16 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequestBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.operator.model.CachePolicy;
+import io.warmgate.operator.model.TargetKind;
+import io.warmgate.operator.model.TargetRef;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 import org.junit.jupiter.api.Test;
 
 /** Every outcome admits the pod; only a configured pod carries a patch. */
@@ -20,8 +26,17 @@ class PodInjectionHandlerTest {
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   PodInjectionHandler handler(BiFunction<String, String, Optional<CachePolicy>> policies) {
-    return new PodInjectionHandler(policies, ns -> !ns.equals("elsewhere"),
+    return handler(policies, (ns, deployment) -> false);
+  }
+
+  PodInjectionHandler handler(BiFunction<String, String, Optional<CachePolicy>> policies,
+      BiPredicate<String, String> flaggerDriven) {
+    return new PodInjectionHandler(policies, ns -> !ns.equals("elsewhere"), flaggerDriven,
         new InjectionEvents(null, Clock.systemUTC()), registry);
+  }
+
+  static String patch(AdmissionResponse response) {
+    return new String(Base64.getDecoder().decode(response.getPatch()), StandardCharsets.UTF_8);
   }
 
   static AdmissionRequest request(String namespace, Object object, boolean dryRun) {
@@ -82,5 +97,38 @@ class PodInjectionHandlerTest {
     assertThat(count("failed")).isEqualTo(1);
     assertThat(count("namespace_not_watched")).isEqualTo(1);
     assertThat(count("not_labelled")).isEqualTo(1);
+  }
+
+  @Test
+  void aDeploymentFlaggerDrivesGetsNoReadinessGateItsConfirmPromotionWebhookIsTheGate() {
+    CachePolicy policy = PodInjectorTest.policy(List.of());
+    policy.getSpec().setTargetRef(new TargetRef(TargetKind.Deployment, "deal-service"));
+    List<String> asked = new ArrayList<>();
+
+    String flagger = patch(handler((ns, name) -> Optional.of(policy), (ns, deployment) -> {
+      asked.add(ns + "/" + deployment);
+      return true;
+    }).handle(request("shop", PodInjectorTest.pod(), false)));
+    String plain = patch(handler((ns, name) -> Optional.of(policy), (ns, deployment) -> false)
+        .handle(request("shop", PodInjectorTest.pod(), false)));
+    String unknown = patch(handler((ns, name) -> Optional.of(policy), (ns, deployment) -> {
+      throw new IllegalStateException("API server unreachable");
+    }).handle(request("shop", PodInjectorTest.pod(), false)));
+
+    assertThat(asked).containsExactly("shop/deal-service");
+    assertThat(flagger).contains("WARMGATE_").doesNotContain(PodInjector.READINESS_GATE);
+    assertThat(plain).contains(PodInjector.READINESS_GATE);
+    assertThat(unknown).as("when Flagger's part cannot be read, the gate the operator sets anyway")
+        .contains(PodInjector.READINESS_GATE);
+    assertThat(count("injected")).isEqualTo(3);
+  }
+
+  @Test
+  void aRolloutsPodNeverAsksWhetherFlaggerDrivesIt() {
+    handler((ns, name) -> Optional.of(PodInjectorTest.policy(List.of())), (ns, deployment) -> {
+      throw new AssertionError("asked about " + deployment);
+    }).handle(request("shop", PodInjectorTest.pod(), false));
+
+    assertThat(count("injected")).isEqualTo(1);
   }
 }

@@ -48,7 +48,8 @@ class WebhookServerTest {
     PodInjectionHandler handler = new PodInjectionHandler(
         (ns, name) -> name.equals("deals")
             ? Optional.of(PodInjectorTest.policy(List.of("app"))) : Optional.empty(),
-        ns -> true, new InjectionEvents(null, Clock.systemUTC()), new SimpleMeterRegistry());
+        ns -> true, (ns, deployment) -> false, new InjectionEvents(null, Clock.systemUTC()),
+        new SimpleMeterRegistry());
     server = new WebhookServer(0, keys, new AdmissionController<Pod>(handler), SERIALIZATION);
 
     KeyStore trust = KeyStore.getInstance("PKCS12");
