@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the end-to-end suite (RolloutGateE2E) on a Kind cluster, where pods are real containers.
+# Runs the end-to-end suites tagged kind-tier (RolloutGateE2E, DeploymentGateE2E) on a Kind cluster,
+# where pods are real containers.
 # Needs a Docker engine (the kwok tier does not); hack/test.sh runs it with --offline after the other tiers.
 #   - kind is built from its Go module (hack/tools/kind) into $WARMGATE_CACHE_DIR, like the other tools;
 #   - the operator and deal-service images are built by hack/image.sh --docker and loaded into Kind;
@@ -16,7 +17,7 @@
 # WARMGATE_VALKEY_IMAGE (valkey/valkey:8.1), WARMGATE_EMULATOR_BASE_IMAGE (debian:bookworm-slim),
 # WARMGATE_JIB_BASE_IMAGE (the Java base image of ours; default: the pom's), WARMGATE_ARGO_ROLLOUTS_IMAGE
 # (the controller image; default: the one install.yaml names), WARMGATE_KIND_TESTS (the failsafe it.test
-# filter; default RolloutGateE2E, every scenario), MVN_ARGS. Its reports go to e2e/target/failsafe-reports-kind.
+# filter; default $KIND_TIER_TESTS, every scenario), MVN_ARGS. Its reports go to e2e/target/failsafe-reports-kind.
 # --offline (no registry reachable; hack/test.sh runs this): starts a Docker engine where none answers
 # (hack/docker-engine.sh), builds the node image and the Valkey, Java and Argo Rollouts images
 # (hack/kind-images.sh) and uses them for every setting above not set already.
@@ -208,7 +209,7 @@ run_suite() {
   local args=(-B -ntp -Pe2e verify -pl e2e -am
     # Only the end-to-end suite: the other tiers need the local processes of hack/prereqs.sh.
     -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
-    "-Dit.test=${WARMGATE_KIND_TESTS:-RolloutGateE2E}" -Dit.failIfNoSpecifiedTests=false
+    "-Dit.test=${WARMGATE_KIND_TESTS:-$KIND_TIER_TESTS}" -Dit.failIfNoSpecifiedTests=false
     # Reports of its own, so the kwok tier's (failsafe-reports-e2e) survive this run.
     "-Dwarmgate.e2e.reports=$KIND_REPORTS")
   # shellcheck disable=SC2206
@@ -220,7 +221,7 @@ run_suite() {
   # A filter that matches no test would pass with nothing run.
   local summary="$WARMGATE_ROOT/e2e/target/$KIND_REPORTS/failsafe-summary.xml" completed
   completed="$(sed -n 's:.*<completed>\([0-9]*\)</completed>.*:\1:p' "$summary" 2>/dev/null || true)"
-  ((${completed:-0} > 0)) || die "no end-to-end test ran (WARMGATE_KIND_TESTS=${WARMGATE_KIND_TESTS:-RolloutGateE2E}): name a class or Class#method of e2e"
+  ((${completed:-0} > 0)) || die "no end-to-end test ran (WARMGATE_KIND_TESTS=${WARMGATE_KIND_TESTS:-$KIND_TIER_TESTS}): name a class or Class#method of e2e"
   log "$completed end-to-end tests passed on Kind"
 }
 

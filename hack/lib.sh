@@ -83,3 +83,7 @@ k8s_ldflags() {
   done
   echo "$f"
 }
+
+# The end-to-end suites tagged kind-tier: the Kind tier runs them (hack/kind-e2e.sh), the kwok tier
+# leaves them out unless that tier is skipped (hack/test.sh).
+KIND_TIER_TESTS="RolloutGateE2E,DeploymentGateE2E"

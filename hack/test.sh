@@ -2,10 +2,10 @@
 # The test command: installs missing prerequisites, then runs every tier
 # (*Test unit tests, *IT integration tests on real Redis / Spanner emulator / kube-apiserver,
 # *E2E on a local kwok cluster with the Argo Rollouts controller), then the rollout gate's scenarios
-# (RolloutGateE2E) on a Kind cluster with container pods (hack/kind-e2e.sh --offline: a Docker engine
+# tagged kind-tier (RolloutGateE2E, DeploymentGateE2E) on a Kind cluster with container pods (hack/kind-e2e.sh --offline: a Docker engine
 # is started and every image built here).
 # Settings: MVN_ARGS (extra Maven arguments), WARMGATE_TEST_PROFILES (default "e2e"),
-# WARMGATE_KIND (default 1; 0 skips the Kind tier and runs RolloutGateE2E on kwok;
+# WARMGATE_KIND (default 1; 0 skips the Kind tier and runs its suites on kwok;
 # WARMGATE_KIND_TESTS and the other settings of hack/kind-e2e.sh apply).
 # At the end, pass or fail, one line per tier from the reports this run wrote, with its
 # WARMGATE_SLOWEST_CLASSES (default 5) slowest classes (hack/test-summary.sh);
@@ -32,12 +32,12 @@ timed "prerequisites" bash "$WARMGATE_ROOT/hack/prereqs.sh"
 profiles="${WARMGATE_TEST_PROFILES-e2e}"
 args=(-B -ntp verify "-Dwarmgate.cache.dir=$WARMGATE_CACHE_DIR")
 [[ -n "$profiles" ]] && args+=("-P$profiles")
-# The suite the Kind tier runs (tag kind-tier: RolloutGateE2E) runs there only, not on kwok too:
+# The suites the Kind tier runs (tag kind-tier: $KIND_TIER_TESTS) run there only, not on kwok too:
 # the same scenarios with the real components, which keeps the test command within CI's time. A
 # WARMGATE_KIND_TESTS subset leaves the rest of it to kwok.
 if [[ "${WARMGATE_KIND:-1}" != 0 && -z "${WARMGATE_KIND_TESTS:-}" && "$profiles" == *e2e* ]]; then
   args+=(-DexcludedGroups=kind-tier)
-  log "RolloutGateE2E runs in the Kind tier below, not on kwok (WARMGATE_KIND=0 runs it on kwok)"
+  log "$KIND_TIER_TESTS run in the Kind tier below, not on kwok (WARMGATE_KIND=0 runs them on kwok)"
 fi
 # shellcheck disable=SC2206
 args+=(${MVN_ARGS:-})
@@ -51,7 +51,7 @@ python3 "$WARMGATE_ROOT/hack/check-doc-counts.py" || counts=$?
 ((counts != 1)) || die "docs/bad-input.md gives case counts that the test reports do not (listed above): write the counts the reports have"
 ((counts != 2)) || warn "docs/bad-input.md names test classes this run did not report (a subset through MVN_ARGS?): their counts were not checked"
 
-# The Kind tier: RolloutGateE2E, with the chart's operator, the webhook behind its Service and
+# The Kind tier: $KIND_TIER_TESTS, with the chart's operator, the webhook behind its Service and
 # deal-service pods as containers.
 if [[ "${WARMGATE_KIND:-1}" == 0 ]]; then
   warn "WARMGATE_KIND=0: the Kind tier is skipped"

@@ -9,17 +9,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The analysis style end to end: the real Argo Rollouts controller runs a canary step of the
- * example AnalysisTemplate ({@code examples/analysis/}) whose {@code web} metric asks the
- * operator's {@code GET /gate/} on 127.0.0.1, and the canary goes on only once the operator
- * answers warm; the operator patches nothing of the Rollout. Same stack as
- * {@link RolloutGateE2E}.
+ * The analysis style end to end: the real Argo Rollouts controller runs the example
+ * AnalysisTemplate ({@code examples/analysis/}) as a canary step, and as a blue-green Rollout's
+ * {@code prePromotionAnalysis}; its {@code web} metric asks the operator's {@code GET /gate/} on
+ * 127.0.0.1, and the release goes on only once the operator answers warm; the operator patches
+ * nothing of the Rollout. Same stack as {@link RolloutGateE2E}.
  */
 class AnalysisGateE2E {
 
@@ -47,12 +48,30 @@ class AnalysisGateE2E {
 
   @Test
   void analysisStepRunsUntilTheCanaryIsWarm() throws Exception {
-    String name = "e2e-analysis";
+    gatedByAnalysisUntilWarm("e2e-analysis", app -> app.gateByAnalysis(stack.operatorMetricsAddress()));
+  }
+
+  /**
+   * A blue-green Rollout's {@code prePromotionAnalysis} holds the preview pods unpromoted until
+   * the operator answers warm; they are gateable this way only, having no canary steps.
+   */
+  @Test
+  void prePromotionAnalysisHoldsABlueGreenRolloutUntilWarm() throws Exception {
+    gatedByAnalysisUntilWarm("e2e-bluegreen",
+        app -> app.gateBlueGreenByAnalysis(stack.operatorMetricsAddress()));
+  }
+
+  /**
+   * Deploys {@code name}, gates it by an analysis with {@code gate}, releases a schema change and
+   * checks that the analysis said "not warm" before it succeeded on a warm answer, that the
+   * Rollout then finished, and that each id of the new key space was read from Spanner once.
+   */
+  private void gatedByAnalysisUntilWarm(String name, Consumer<DealRollout> gate) throws Exception {
     try (DealRollout app = scenario.deploy(name, Map.of("mode", "Preload",
             "hotSetSize", RolloutGateE2E.HOT_SET, "preloadRate", 100, "minCoverage", 95,
             "maxWait", "5m", "onTimeout", "Hold"), RolloutGateE2E.WORK);
         Traffic traffic = scenario.warmUpHotSet(app, RolloutGateE2E.HOT_SET, 150)) {
-      app.gateByAnalysis(stack.operatorMetricsAddress());
+      gate.accept(app);
       await("policy in the analysis style").atMost(Duration.ofMinutes(1))
           .until(() -> "ExternalGate".equals(app.condition("RolloutHeld").get("reason")));
 
@@ -60,10 +79,10 @@ class AnalysisGateE2E {
       Instant since = Instant.now();
       app.setEnv("DEAL_SCHEMA_VERSION", "v2");
 
-      await("canary analysis running").atMost(Duration.ofMinutes(2))
+      await("analysis running").atMost(Duration.ofMinutes(2))
           .pollInterval(Duration.ofMillis(200))
           .until(() -> !app.analysisRuns().isEmpty() && !stablePods.equals(app.currentPodHash()));
-      String canaryHash = await("canary schema hash known").atMost(Duration.ofMinutes(1))
+      String canaryHash = await("new pods' schema hash known").atMost(Duration.ofMinutes(1))
           .until(() -> (String) app.gate().get("canarySchemaHash"), h -> h != null && !h.isEmpty());
       assertThat(canaryHash).isNotEqualTo(app.gate().get("stableSchemaHash"));
 

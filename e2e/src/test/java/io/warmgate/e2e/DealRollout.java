@@ -3,26 +3,18 @@ package io.warmgate.e2e;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.warmgate.testing.ArgoRollouts;
-import java.io.ByteArrayInputStream;
-import java.net.HttpURLConnection;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One deal-service Rollout, made from {@code examples/local/rollout.yaml}, with its CachePolicy,
@@ -99,6 +91,52 @@ final class DealRollout extends DealApp {
    * (argument {@code policy} = this policy) where the example's {@code pause: {}} step is (step 1).
    */
   void gateByAnalysis(String operator) {
+    String template = applyAnalysisTemplate(operator);
+    onConflictAgain(() -> rollout().edit(r -> {
+      Map<String, Object> canary = map(map(map(r.getAdditionalProperties().get("spec"))
+          .get("strategy")).get("canary"));
+      canary.put("steps", List.of(Map.of("setWeight", 25),
+          Map.of("analysis", Map.of(
+              "templates", List.of(Map.of("templateName", template)),
+              "args", List.of(Map.of("name", "policy", "value", name)))),
+          Map.of("setWeight", 100)));
+      return r;
+    }));
+  }
+
+  /**
+   * Makes this Rollout blue-green, gated by {@code examples/analysis/}: its {@code blueGreen}
+   * strategy of {@code rollout-bluegreen.yaml} (the active and preview Services, named after this
+   * Rollout and created here, and a {@code prePromotionAnalysis} of the example AnalysisTemplate
+   * asking the operator at {@code operator}, {@code host:port}, with {@code policy} = this
+   * policy) replaces the canary steps, as a user switching strategies between releases would.
+   */
+  void gateBlueGreenByAnalysis(String operator) {
+    String template = applyAnalysisTemplate(operator);
+    for (String service : List.of(name, name + "-preview")) {
+      client.services().inNamespace(namespace).resource(new ServiceBuilder()
+          .withNewMetadata().withName(service).withNamespace(namespace).endMetadata()
+          .withNewSpec().addToSelector("app", name)
+          .addNewPort().withPort(8080).withNewTargetPort(8080).endPort().endSpec().build())
+          .serverSideApply();
+    }
+    Map<String, Object> blueGreen = map(map(map(load("examples/analysis/rollout-bluegreen.yaml")
+        .getAdditionalProperties().get("spec")).get("strategy")).get("blueGreen"));
+    blueGreen.put("activeService", name);
+    blueGreen.put("previewService", name + "-preview");
+    Map<String, Object> analysis = map(blueGreen.get("prePromotionAnalysis"));
+    analysis.put("templates", List.of(Map.of("templateName", template)));
+    analysis.put("args", List.of(Map.of("name", "policy", "value", name)));
+    onConflictAgain(() -> rollout().edit(r -> {
+      map(r.getAdditionalProperties().get("spec")).put("strategy", Map.of("blueGreen", blueGreen));
+      return r;
+    }));
+  }
+  /**
+   * Applies {@code examples/analysis/analysistemplate.yaml} as it is but for its namespace and the
+   * operator's address ({@code operator}, {@code host:port}); returns its name.
+   */
+  private String applyAnalysisTemplate(String operator) {
     GenericKubernetesResource template = load("examples/analysis/analysistemplate.yaml");
     template.getMetadata().setNamespace(namespace);
     String manifest = Serialization.asJson(template).replace(
@@ -106,16 +144,7 @@ final class DealRollout extends DealApp {
         "http://" + operator + "/gate/" + namespace + "/");
     client.resource(Serialization.unmarshal(manifest, GenericKubernetesResource.class))
         .serverSideApply();
-    onConflictAgain(() -> rollout().edit(r -> {
-      Map<String, Object> canary = map(map(map(r.getAdditionalProperties().get("spec"))
-          .get("strategy")).get("canary"));
-      canary.put("steps", List.of(Map.of("setWeight", 25),
-          Map.of("analysis", Map.of(
-              "templates", List.of(Map.of("templateName", template.getMetadata().getName())),
-              "args", List.of(Map.of("name", "policy", "value", name)))),
-          Map.of("setWeight", 100)));
-      return r;
-    }));
+    return template.getMetadata().getName();
   }
 
   /** The AnalysisRuns of this Rollout, oldest first. */

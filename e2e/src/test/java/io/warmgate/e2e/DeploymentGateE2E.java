@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,8 +21,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the webhook gives its pods the {@code warmgate.io/warm} readiness gate and the operator sets it.
  * kwok plays the kubelet with {@code hack/kwok/pod-stages.yaml}, under which a pod is Ready only
  * once that condition is True; traffic goes to Ready pods only, as a Service sends it. Same stack
- * as {@link RolloutGateE2E}.
+ * as {@link RolloutGateE2E}, and tagged {@value RolloutGateE2E#KIND_TIER} like it: the test
+ * command runs it on Kind, with container pods and the real kubelet.
  */
+@Tag(RolloutGateE2E.KIND_TIER)
 class DeploymentGateE2E {
 
   @RegisterExtension
