@@ -3,12 +3,10 @@ package io.warmgate.bench;
 import io.warmgate.bench.common.Summary;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -27,6 +25,11 @@ import org.openjdk.jmh.runner.options.TimeValue;
 final class JmhBench {
 
   private static final int[] THREADS = {1, 2, 16};
+  /**
+   * The quick run's: it shows that the benchmarks run and report (the smoke test checks no
+   * timing), and each further thread count would cost it half a minute.
+   */
+  private static final int[] QUICK_THREADS = {1};
 
   /**
    * One comparison: our benchmark method against the baseline method of the same class, with the
@@ -70,7 +73,7 @@ final class JmhBench {
   private static String run(Path out, boolean quick, Summary summary, boolean cluster)
       throws RunnerException {
     Map<String, Score> scores = new LinkedHashMap<>();
-    for (int threads : THREADS) {
+    for (int threads : quick ? QUICK_THREADS : THREADS) {
       ChainedOptionsBuilder options = new OptionsBuilder()
           .include(L2HitBenchmark.class.getSimpleName())
           .threads(threads)
@@ -185,6 +188,7 @@ final class JmhBench {
       List<String> ratios = new ArrayList<>();
       List<String> baseAlloc = new ArrayList<>();
       List<String> oursAlloc = new ArrayList<>();
+      List<String> measured = new ArrayList<>();
       String unit = "";
       boolean met = true;
       for (int threads : THREADS) {
@@ -195,6 +199,7 @@ final class JmhBench {
         }
         met &= o.value() / b.value() <= pair.maxRatio() && (Double.isNaN(pair.maxAllocRatio())
             || o.bytesPerOp() / b.bytesPerOp() <= pair.maxAllocRatio());
+        measured.add(Integer.toString(threads));
         unit = b.unit().replace("/op", "");
         base.add(fmt(b.value()) + " ± " + fmt(b.error()));
         ours.add(fmt(o.value()) + " ± " + fmt(o.error()));
@@ -206,8 +211,7 @@ final class JmhBench {
         continue;
       }
       boolean alloc = !Double.isNaN(pair.maxAllocRatio());
-      String threads = Arrays.stream(THREADS).mapToObj(Integer::toString)
-          .collect(Collectors.joining(" / "));
+      String threads = String.join(" / ", measured);
       summary.add(pair.bar() + ", " + threads + " threads" + (alloc ? "; bytes per lookup" : ""),
           String.join(" / ", base) + " " + unit + (alloc ? "; " + String.join(" / ", baseAlloc) + " B" : ""),
           String.join(" / ", ours) + " " + unit + " (" + String.join(" / ", ratios) + ")"
