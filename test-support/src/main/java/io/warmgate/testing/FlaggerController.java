@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,7 +64,7 @@ public final class FlaggerController implements AutoCloseable {
         "-log-level", "info",
         "-zap-encoding", "console"), Map.of());
     try {
-      process.awaitReady("healthy on port " + port, READY_TIMEOUT, () -> healthy(port));
+      process.awaitReady("healthy on port " + port, READY_TIMEOUT, () -> ManagedProcess.healthy(port));
     } catch (RuntimeException e) {
       process.kill();
       throw e;
@@ -99,22 +97,6 @@ public final class FlaggerController implements AutoCloseable {
     return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private static boolean healthy(int port) {
-    try {
-      HttpURLConnection connection = (HttpURLConnection) URI.create("http://127.0.0.1:" + port
-          + "/healthz").toURL().openConnection();
-      connection.setConnectTimeout(200);
-      connection.setReadTimeout(1_000);
-      try {
-        return connection.getResponseCode() == 200;
-      } finally {
-        connection.disconnect();
-      }
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   /** Kills the controller. */

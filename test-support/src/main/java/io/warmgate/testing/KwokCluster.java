@@ -9,8 +9,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -187,23 +185,7 @@ public final class KwokCluster implements ManagedService {
         "--metricsPort", Integer.toString(metrics),
         "--leader-elect=false",
         "--loglevel", "info"), Map.of());
-    controller.awaitReady("healthy on port " + healthz, CONTROLLER_TIMEOUT, () -> isHealthy(healthz));
-  }
-
-  private static boolean isHealthy(int port) {
-    try {
-      HttpURLConnection connection =
-          (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/healthz").toURL().openConnection();
-      connection.setConnectTimeout(200);
-      connection.setReadTimeout(1_000);
-      try {
-        return connection.getResponseCode() == 200;
-      } finally {
-        connection.disconnect();
-      }
-    } catch (IOException e) {
-      return false;
-    }
+    controller.awaitReady("healthy on port " + healthz, CONTROLLER_TIMEOUT, () -> ManagedProcess.healthy(healthz));
   }
 
   /** Kills the controller and deletes the cluster (or only the test namespace of an existing one). */

@@ -2,6 +2,8 @@ package io.warmgate.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,6 +112,23 @@ final class ManagedProcess {
         kill();
         throw new IllegalStateException("interrupted while waiting for " + name, e);
       }
+    }
+  }
+
+  /** Whether a process on loopback {@code port} answers {@code GET /healthz} with 200. */
+  static boolean healthy(int port) {
+    try {
+      HttpURLConnection connection = (HttpURLConnection) URI.create("http://127.0.0.1:" + port
+          + "/healthz").toURL().openConnection();
+      connection.setConnectTimeout(200);
+      connection.setReadTimeout(1_000);
+      try {
+        return connection.getResponseCode() == 200;
+      } finally {
+        connection.disconnect();
+      }
+    } catch (IOException e) {
+      return false;
     }
   }
 
