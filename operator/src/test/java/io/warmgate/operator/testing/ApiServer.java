@@ -23,6 +23,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real kube-apiserver and etcd, run by fabric8 kube-api-test in offline mode from the binaries
@@ -33,6 +35,8 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
 
   public static final String KUBERNETES_VERSION =
       System.getProperty("warmgate.kubernetes.version", "1.34.4");
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
 
   private KubeAPIServer server;
   private KubernetesClient client;
@@ -46,16 +50,41 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
       throw new IllegalStateException("No kube-apiserver under " + binaries
           + "; build it with hack/prereqs.sh (or point -Dwarmgate.cache.dir at its cache)");
     }
-    server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-        .withOfflineMode(true)
-        .withTestDir(dir.toString())
-        .withApiServerVersion(KUBERNETES_VERSION)
-        .withUpdateKubeConfig(false)
-        .withStartupTimeout(120_000)
-        .build());
-    server.start();
+    server = start(dir);
     kubeconfig = server.getKubeConfigYaml();
     client = clientFor(Config.fromKubeconfig(kubeconfig));
+  }
+
+  /**
+   * Starts etcd and kube-apiserver, a second time on other ports when the first start fails:
+   * kube-api-test picks each port free, then starts the process, and a test fork starting its
+   * own processes meanwhile can take the port first (etcd then exits at once).
+   */
+  private static KubeAPIServer start(Path dir) {
+    for (int attempt = 1; ; attempt++) {
+      KubeAPIServer candidate = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
+          .withOfflineMode(true)
+          .withTestDir(dir.toString())
+          .withApiServerVersion(KUBERNETES_VERSION)
+          .withUpdateKubeConfig(false)
+          .withStartupTimeout(attempt == 1 ? 60_000 : 120_000)
+          .build());
+      try {
+        candidate.start();
+        return candidate;
+      } catch (RuntimeException e) {
+        try {
+          candidate.stop();
+        } catch (RuntimeException stopFailure) {
+          e.addSuppressed(stopFailure);
+        }
+        if (attempt == 2) {
+          throw e;
+        }
+        LOG.warn("kube-apiserver and etcd did not start ({}); starting them again on other ports",
+            e.toString());
+      }
+    }
   }
 
   @Override
