@@ -65,13 +65,10 @@ public final class Revisions {
     if (target == null) {
       return Optional.empty();
     }
-    Deployment primary = client.apps().deployments().inNamespace(namespace)
-        .withName(name + PRIMARY_SUFFIX).get();
     List<ReplicaSet> owned = replicaSets(client, target);
-    if (primary != null && ownedByFlaggerCanary(primary)) {
-      return Optional.of(flagger(target, owned, primary, replicaSets(client, primary)));
-    }
-    return Optional.of(deployment(target, owned));
+    return Optional.of(flaggerPrimary(client, namespace, name)
+        .map(primary -> flagger(target, owned, primary, replicaSets(client, primary)))
+        .orElseGet(() -> deployment(target, owned)));
   }
 
   /**
@@ -157,9 +154,14 @@ public final class Revisions {
    * owned by a Flagger Canary exists.
    */
   public static boolean drivenByFlagger(KubernetesClient client, String namespace, String name) {
-    Deployment primary = client.apps().deployments().inNamespace(namespace)
-        .withName(name + PRIMARY_SUFFIX).get();
-    return primary != null && ownedByFlaggerCanary(primary);
+    return flaggerPrimary(client, namespace, name).isPresent();
+  }
+
+  /** The Deployment {@code <name>-primary} when a Flagger Canary owns it. */
+  private static Optional<Deployment> flaggerPrimary(KubernetesClient client, String namespace,
+      String name) {
+    return Optional.ofNullable(client.apps().deployments().inNamespace(namespace)
+        .withName(name + PRIMARY_SUFFIX).get()).filter(Revisions::ownedByFlaggerCanary);
   }
 
   private static boolean ownedByFlaggerCanary(Deployment primary) {
