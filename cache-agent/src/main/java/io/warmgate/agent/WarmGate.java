@@ -6,6 +6,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.warmgate.agent.fleet.FleetServices;
+import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l1.L1Cache;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.agent.l2.L2Store;
@@ -82,6 +83,7 @@ public final class WarmGate<V> {
   private Duration staleIfError = WarmGateConfig.DEFAULT_STALE_IF_ERROR;
   private long maxValueBytes = WarmGateConfig.DEFAULT_MAX_VALUE_BYTES;
   private int maxIdBytes = TieredCache.DEFAULT_MAX_ID_BYTES;
+  private int hotSamplePeriod = HotKeys.DEFAULT_SAMPLE_PERIOD;
   private Duration l2BreakerWait = Duration.ofSeconds(5);
   private Duration originBreakerWait = WarmGateConfig.DEFAULT_ORIGIN_BREAKER_WAIT;
   private String keySpaceVersion;
@@ -131,6 +133,7 @@ public final class WarmGate<V> {
         .staleIfError(config.staleIfError())
         .maxValueBytes(config.maxValueBytes())
         .maxIdBytes(config.maxIdBytes())
+        .hotSamplePeriod(config.hotSamplePeriod())
         .originBreakerWait(config.originBreakerWait());
     config.negativeTtl().ifPresent(b::negativeTtl);
     config.fillWait().ifPresent(b::fillWait);
@@ -278,6 +281,20 @@ public final class WarmGate<V> {
           + TieredCache.MAX_ID_BYTES_LIMIT + ": " + bytes);
     }
     this.maxIdBytes = bytes;
+    return this;
+  }
+
+  /**
+   * Samples one lookup in {@code period} into the fleet's hot set (default
+   * {@value HotKeys#DEFAULT_SAMPLE_PERIOD}): a power of two, 1 samples every lookup. Lower it for
+   * a service with few lookups per second, whose hot set would otherwise take minutes to learn.
+   */
+  public WarmGate<V> hotSamplePeriod(int period) {
+    if (period < 1 || period > WarmGateConfig.MAX_HOT_SAMPLE_PERIOD || Integer.bitCount(period) != 1) {
+      throw new IllegalArgumentException("hotSamplePeriod must be a power of two from 1 to "
+          + WarmGateConfig.MAX_HOT_SAMPLE_PERIOD + ": " + period);
+    }
+    this.hotSamplePeriod = period;
     return this;
   }
 
@@ -511,6 +528,8 @@ public final class WarmGate<V> {
         .l2Ttl(l2Ttl)
         .meterRegistry(registry)
         .writtenKeys(written)
+        .hotKeys(new HotKeys(hotSamplePeriod, HotKeys.DEFAULT_BUFFER_SIZE, HotKeys.DEFAULT_CAPACITY,
+            HotKeys.DEFAULT_HALF_LIFE))
         .clock(clock);
     DefaultTieredCache<V> cache = new DefaultTieredCache<>(s);
     FleetServices services = fleetSettings.apply(fleet.localTier(cache).lockTtl(lockTtl)

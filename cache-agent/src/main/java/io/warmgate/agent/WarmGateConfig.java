@@ -2,6 +2,7 @@ package io.warmgate.agent;
 
 import io.warmgate.valkey.env.EnvValues;
 import io.warmgate.valkey.env.ValkeyVariables;
+import io.warmgate.agent.hot.HotKeys;
 import io.warmgate.agent.l2.KeySpace;
 import io.warmgate.valkey.ValkeyEndpoint;
 import io.warmgate.contract.AgentVariables;
@@ -99,6 +100,12 @@ public final class WarmGateConfig {
    */
   public static final String MAX_ID_BYTES = AgentVariables.MAX_ID_BYTES;
   /**
+   * One lookup in this many is sampled into the fleet's hot set: a power of two from 1 to
+   * {@value #MAX_HOT_SAMPLE_PERIOD}, default {@value HotKeys#DEFAULT_SAMPLE_PERIOD}. A pod with
+   * few lookups per second learns its hot set sooner with a smaller period.
+   */
+  public static final String HOT_SAMPLE_PERIOD = AgentVariables.HOT_SAMPLE_PERIOD;
+  /**
    * A label that enters the schema hash, moving the cache to a new L2 key space when the meaning
    * of the values changes but their type does not; unset = the hash of the type alone. See
    * {@link KeySpaceVersion}.
@@ -135,6 +142,8 @@ public final class WarmGateConfig {
   static final Duration DEFAULT_STALE_IF_ERROR = Duration.ofMinutes(5);
   static final long DEFAULT_MAX_VALUE_BYTES = 512 * 1024;
   static final Duration DEFAULT_ORIGIN_BREAKER_WAIT = Duration.ofSeconds(5);
+  /** The largest {@value #HOT_SAMPLE_PERIOD}: past it a hot set learns too little to rank ids. */
+  static final int MAX_HOT_SAMPLE_PERIOD = 1024;
   static final Duration DEFAULT_CHANGE_STREAM_HEARTBEAT = Duration.ofSeconds(1);
   /** The range of heartbeats Spanner's change stream queries accept. */
   static final Duration MIN_HEARTBEAT = Duration.ofMillis(100);
@@ -154,6 +163,7 @@ public final class WarmGateConfig {
   private final Duration staleIfError;
   private final long maxValueBytes;
   private final int maxIdBytes;
+  private final int hotSamplePeriod;
   private final Duration originBreakerWait;
   private final String keySpaceVersion;
   private final String changeStream;
@@ -185,6 +195,8 @@ public final class WarmGateConfig {
         .orElse(DEFAULT_MAX_VALUE_BYTES);
     maxIdBytes = optional(env, MAX_ID_BYTES).map(WarmGateConfig::parseMaxIdBytes)
         .orElse(TieredCache.DEFAULT_MAX_ID_BYTES);
+    hotSamplePeriod = optional(env, HOT_SAMPLE_PERIOD).map(WarmGateConfig::parseHotSamplePeriod)
+        .orElse(HotKeys.DEFAULT_SAMPLE_PERIOD);
     originBreakerWait = duration(env, ORIGIN_BREAKER_WAIT, DEFAULT_ORIGIN_BREAKER_WAIT);
     if (originBreakerWait.isZero()) {
       throw EnvValues.invalid(ORIGIN_BREAKER_WAIT, text(env, ORIGIN_BREAKER_WAIT),
@@ -269,6 +281,8 @@ public final class WarmGateConfig {
   public long maxValueBytes() { return maxValueBytes; }
   /** {@value #MAX_ID_BYTES}. */
   public int maxIdBytes() { return maxIdBytes; }
+  /** {@value #HOT_SAMPLE_PERIOD}. */
+  public int hotSamplePeriod() { return hotSamplePeriod; }
   /** {@value #ORIGIN_BREAKER_WAIT}. */
   public Duration originBreakerWait() { return originBreakerWait; }
   /** {@value #KEY_SPACE_VERSION}, or empty. */
@@ -292,7 +306,7 @@ public final class WarmGateConfig {
         + ", lockTtl=" + lockTtl + ", fillWait=" + fillWait + ", l2Timeout=" + l2Timeout
         + ", maxStaleness=" + maxStaleness
         + ", staleIfError=" + staleIfError + ", maxValueBytes=" + maxValueBytes
-        + ", maxIdBytes=" + maxIdBytes
+        + ", maxIdBytes=" + maxIdBytes + ", hotSamplePeriod=" + hotSamplePeriod
         + ", originBreakerWait=" + originBreakerWait + ", keySpaceVersion=" + keySpaceVersion
         + ", changeStream=" + changeStream + ", changeStreamHeartbeat=" + changeStreamHeartbeat
         + ", podName=" + podName + ", podNamespace=" + podNamespace
@@ -329,6 +343,19 @@ public final class WarmGateConfig {
       // reported below
     }
     throw EnvValues.invalid(MAX_ID_BYTES, value, expected);
+  }
+
+  private static int parseHotSamplePeriod(String value) {
+    try {
+      long n = Long.parseLong(value.trim());
+      if (n >= 1 && n <= MAX_HOT_SAMPLE_PERIOD && Long.bitCount(n) == 1) {
+        return (int) n;
+      }
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw EnvValues.invalid(HOT_SAMPLE_PERIOD, value, "a power of two from 1 (every lookup) to "
+        + MAX_HOT_SAMPLE_PERIOD + ", such as " + HotKeys.DEFAULT_SAMPLE_PERIOD);
   }
 
   private static Duration duration(Map<String, String> env, String name, Duration fallback) {

@@ -2,6 +2,7 @@ package io.warmgate.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.api.sync.RedisCommands;
@@ -74,6 +75,28 @@ class FleetWiringIT {
         .containsEntry("l2Writes", "5").containsEntry("notFound", "3");
     assertThat(raw.pfcount(keys.keysWrittenKey())).isEqualTo(5);
     assertThat(raw.zrange(keys.hotKey(), 0, -1)).isSubsetOf("a", "b", "nope");
+  }
+
+  @Test
+  void theHotSamplePeriodOfTheConfigurationReachesTheHotSet() {
+    Map<String, String> env = Map.of("WARMGATE_CACHE_NAME", "deals",
+        "WARMGATE_VALKEY_ADDRESSES", redis.host() + ":" + redis.port(),
+        "WARMGATE_HOT_SAMPLE_PERIOD", "1");
+    TieredCache<String> cache = WarmGate.fromConfig(WarmGateConfig.from(env), String.class, origin)
+        .build();
+    KeySpace keys = new KeySpace("deals", cache.schemaHash());
+    try {
+      cache.get("a");
+      cache.get("b");
+      cache.get("b");
+    } finally {
+      cache.close(); // the final flush sends the samples
+    }
+    // Every lookup sampled: each id's score is its lookups (times 2^(t − landmark) / halfLife,
+    // a hair above 1 for a flush right after the landmark was set).
+    assertThat(raw.hget(keys.hotMetaKey(), "samplePeriod")).isEqualTo("1");
+    assertThat(raw.zscore(keys.hotKey(), "a")).isCloseTo(1.0, within(0.01));
+    assertThat(raw.zscore(keys.hotKey(), "b")).isCloseTo(2.0, within(0.02));
   }
 
   @Test

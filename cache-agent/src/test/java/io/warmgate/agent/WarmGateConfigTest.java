@@ -42,6 +42,7 @@ class WarmGateConfigTest {
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(5));
     assertThat(c.maxValueBytes()).isEqualTo(512 * 1024);
     assertThat(c.maxIdBytes()).isEqualTo(512);
+    assertThat(c.hotSamplePeriod()).isEqualTo(16);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.keySpaceVersion()).as("unset: the type's own key space").isEmpty();
     assertThat(c.changeStream()).as("unset: no change stream watcher").isEmpty();
@@ -69,6 +70,7 @@ class WarmGateConfigTest {
         "WARMGATE_STALE_IF_ERROR", "10m",
         "WARMGATE_MAX_VALUE_BYTES", "1MiB",
         "WARMGATE_MAX_ID_BYTES", "65536",
+        "WARMGATE_HOT_SAMPLE_PERIOD", "1",
         "WARMGATE_ORIGIN_BREAKER_WAIT", "1m30s",
         "WARMGATE_KEY_SPACE_VERSION", "2026-03-cents",
         "WARMGATE_CHANGE_STREAM", "DealChanges",
@@ -92,6 +94,7 @@ class WarmGateConfigTest {
     assertThat(c.staleIfError()).isEqualTo(Duration.ofMinutes(10));
     assertThat(c.maxValueBytes()).isEqualTo(1 << 20);
     assertThat(c.maxIdBytes()).isEqualTo(65_536);
+    assertThat(c.hotSamplePeriod()).isEqualTo(1);
     assertThat(c.originBreakerWait()).isEqualTo(Duration.ofSeconds(90));
     assertThat(c.keySpaceVersion()).contains("2026-03-cents");
     assertThat(c.changeStream()).contains("DealChanges");
@@ -132,6 +135,9 @@ class WarmGateConfigTest {
       "WARMGATE_MAX_ID_BYTES,0,'a whole number of bytes from 1 to 65536, such as 512'",
       "WARMGATE_MAX_ID_BYTES,65537,'a whole number of bytes from 1 to 65536, such as 512'",
       "WARMGATE_MAX_ID_BYTES,1KiB,'a whole number of bytes from 1 to 65536, such as 512'",
+      "WARMGATE_HOT_SAMPLE_PERIOD,0,'a power of two from 1 (every lookup) to 1024, such as 16'",
+      "WARMGATE_HOT_SAMPLE_PERIOD,12,'a power of two from 1 (every lookup) to 1024, such as 16'",
+      "WARMGATE_HOT_SAMPLE_PERIOD,2048,'a power of two from 1 (every lookup) to 1024, such as 16'",
       "WARMGATE_VALKEY_TLS,yes,'true or false'",
       "WARMGATE_CHANGE_STREAM_HEARTBEAT,50ms,'a duration from 100ms to 5m (the range Spanner takes), such as 1s'",
       "WARMGATE_CHANGE_STREAM_HEARTBEAT,6m,'a duration from 100ms to 5m (the range Spanner takes), such as 1s'",

@@ -46,6 +46,16 @@ class WarmGateTest {
   }
 
   @Test
+  void aHotSamplePeriodThatIsNotAPowerOfTwoUpTo1024IsRefused() {
+    WarmGate<String> b = WarmGate.newBuilder(String.class, origin);
+    for (int period : new int[] {0, 3, 2048}) {
+      assertThatThrownBy(() -> b.hotSamplePeriod(period))
+          .hasMessage("hotSamplePeriod must be a power of two from 1 to 1024: " + period);
+    }
+    b.hotSamplePeriod(1).hotSamplePeriod(1024);
+  }
+
+  @Test
   void anOriginWhoseTimeoutIsNotPositiveIsRefusedAtBuild() {
     Origin<String> noDeadline = new Origin<String>() {
       @Override

@@ -33,6 +33,7 @@ public final class AgentVariables {
   public static final String ORIGIN_BREAKER_WAIT = "WARMGATE_ORIGIN_BREAKER_WAIT";
   public static final String MAX_VALUE_BYTES = "WARMGATE_MAX_VALUE_BYTES";
   public static final String MAX_ID_BYTES = "WARMGATE_MAX_ID_BYTES";
+  public static final String HOT_SAMPLE_PERIOD = "WARMGATE_HOT_SAMPLE_PERIOD";
 
   public static final String CHANGE_STREAM = "WARMGATE_CHANGE_STREAM";
   public static final String CHANGE_STREAM_HEARTBEAT = "WARMGATE_CHANGE_STREAM_HEARTBEAT";

@@ -59,6 +59,8 @@ class GateLivenessE2E {
   private static final String HELD_FINALIZER = "warmgate.io/held-canary";
   private static final String GATE_DELETED = "warmgate.io/gate-deleted";
   private static final Duration CANARY_START = Duration.ofMinutes(3);
+  /** Lookups the origin-budget scenario's traffic serves before its canary: about 35 s of it. */
+  private static final int BUDGET_LOOKUPS = 5_000;
 
   private static GateScenario scenario;
 
@@ -484,8 +486,13 @@ class GateLivenessE2E {
     Phases phases = new Phases("origin budget");
     try (DealRollout app = scenario.deploy("e2e-budget", warmup("Organic", "minCoverage", 100),
         RolloutGateE2E.WORK)) {
-      scenario.warmUpHotSet(app, TRACKED, 150).close();
-      phases.done("deployed, hot set tracked");
+      // The forecast divides the hot set's lookups by the time observed, which goes on after the
+      // traffic stops: enough lookups that a cold release's peak still asks for a few reads/s.
+      try (Traffic traffic = scenario.warmUpHotSet(app, TRACKED, 150)) {
+        await("the budget's traffic served").atMost(Duration.ofMinutes(2))
+            .until(() -> traffic.ok.get() >= BUDGET_LOOKUPS);
+      }
+      phases.done("deployed, hot set tracked, " + BUDGET_LOOKUPS + " lookups served");
 
       Instant since = Instant.now();
       String stablePods = app.currentPodHash();

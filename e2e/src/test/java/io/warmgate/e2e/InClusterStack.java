@@ -251,7 +251,8 @@ final class InClusterStack implements Stack {
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> env = (List<Map<String, Object>>) container.get("env");
     List<Map<String, Object>> withHeap = new ArrayList<>(env);
-    withHeap.add(new HashMap<>(Map.of("name", "JAVA_TOOL_OPTIONS", "value", "-Xmx256m")));
+    withHeap.add(new HashMap<>(Map.of("name", "JAVA_TOOL_OPTIONS", "value",
+        String.join(" ", APP_JVM_OPTIONS))));
     container.put("env", withHeap);
   }
 

@@ -222,8 +222,9 @@ final class LocalStack implements Stack {
   public AppPods appPods(KubernetesClient client, String namespace, String name, Path workdir) {
     String app = Repo.moduleClasspath("examples/deal-service");
     LocalPodRunner pods = new LocalPodRunner(client, namespace, "app=" + name, "app",
-        List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-            "-cp", app, "io.warmgate.example.deals.DealService"),
+        Stream.of(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()),
+            APP_JVM_OPTIONS, List.of("-cp", app, "io.warmgate.example.deals.DealService"))
+            .flatMap(List::stream).toList(),
         workdir.resolve(name)).start();
     return new AppPods() {
       @Override
