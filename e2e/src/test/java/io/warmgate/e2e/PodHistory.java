@@ -80,7 +80,8 @@ final class PodHistory implements AutoCloseable {
   private synchronized void record(Pod pod) {
     Instant now = Instant.now();
     String name = pod.getMetadata().getName();
-    Seen seen = pods.computeIfAbsent(name, n -> new Seen(n,
+    // By uid: a StatefulSet's new pod has the name of the one it replaces.
+    Seen seen = pods.computeIfAbsent(pod.getMetadata().getUid(), uid -> new Seen(name,
         pod.getMetadata().getLabels().getOrDefault(revisionLabel, ""), now));
     warm(pod).map(c -> c.getStatus() + "/" + c.getReason())
         .filter(w -> seen.warm.isEmpty() || !seen.warm.get(seen.warm.size() - 1).equals(w))

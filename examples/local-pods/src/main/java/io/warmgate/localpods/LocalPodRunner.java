@@ -153,6 +153,13 @@ public final class LocalPodRunner implements AutoCloseable {
         && pod.getSpec().getNodeName() != null
         && pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase());
     LocalPod current = running.get(name);
+    if (wanted && current != null && !Objects.equals(current.templateHash(), templateHash(pod))) {
+      // A pod of this name from another revision, as a StatefulSet's replacement is, whose
+      // deletion this runner has not seen: the process running is the old revision's.
+      stop(running.remove(name));
+      restarts.remove(name);
+      current = null;
+    }
     if (wanted && current == null) {
       try {
         LocalPod launched = launch(pod);
