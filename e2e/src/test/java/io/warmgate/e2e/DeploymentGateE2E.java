@@ -104,9 +104,9 @@ class DeploymentGateE2E {
               assertThat(p.added).isAfterOrEqualTo(letIn.ready);
               assertThat(p.everWarmFalse()).as("%s, created once warm", p).isFalse();
             });
-        System.out.printf("%s: %d lookups answered, %d failed during the release (a pod's "
-            + "port closing before the traffic's once-a-second refresh of Ready pods)%n", name,
-            traffic.ok.get(), traffic.failed.get());
+        System.out.printf("%s: %d lookups answered, %d failed during the release (by status, "
+            + "-1 = no answer: %s)%n", name, traffic.ok.get(), traffic.failed.get(),
+            traffic.failures());
       }
       long[] settled = scenario.settledKeySpaceCounts(app.cacheName, v2Schema);
       String causes = app.originReadCauses(v2Schema);

@@ -101,8 +101,9 @@ class FlaggerGateE2E {
         await("Canary Succeeded, the primary on v2").atMost(Duration.ofMinutes(3))
             .pollInterval(Duration.ofMillis(250)).until(app::healthyAndDone);
         released = Duration.between(since, Instant.now());
-        System.out.printf("%s: %d lookups answered, %d failed during the release%n", name,
-            traffic.ok.get(), traffic.failed.get());
+        System.out.printf("%s: %d lookups answered, %d failed during the release (by status, "
+            + "-1 = no answer: %s)%n", name, traffic.ok.get(), traffic.failed.get(),
+            traffic.failures());
       }
 
       List<String> said = app.canaryEvents().stream().map(Event::getMessage).toList();

@@ -105,8 +105,8 @@ class StatefulSetGateE2E {
               assertThat(p.added).isAfterOrEqualTo(letIn.ready);
               assertThat(p.everWarmFalse()).as("%s, created once warm", p).isFalse();
             });
-        System.out.printf("%s: %d lookups answered, %d failed during the update%n", name,
-            traffic.ok.get(), traffic.failed.get());
+        System.out.printf("%s: %d lookups answered, %d failed during the update (by status, "
+            + "-1 = no answer: %s)%n", name, traffic.ok.get(), traffic.failed.get(), traffic.failures());
       }
       long[] settled = scenario.settledKeySpaceCounts(app.cacheName, v2Schema);
       String causes = app.originReadCauses(v2Schema);

@@ -2,7 +2,9 @@ package io.warmgate.e2e;
 
 import io.warmgate.example.deals.Zipf;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +20,8 @@ final class Traffic implements AutoCloseable {
   private final AtomicBoolean running = new AtomicBoolean(true);
   final AtomicLong ok = new AtomicLong();
   final AtomicLong failed = new AtomicLong();
+  /** Failed lookups by HTTP status, -1 for no answer (refused, reset or timed out). */
+  private final Map<Integer, AtomicLong> failures = new ConcurrentSkipListMap<>();
 
   Traffic(Supplier<List<Integer>> ports, int deals, double skew, int perSecond, long seed) {
     Zipf zipf = new Zipf(deals, skew);
@@ -47,12 +51,22 @@ final class Traffic implements AutoCloseable {
         String id = String.format("deal-%06d", zipf.next(random));
         senders.execute(() -> {
           int status = Http.status("http://127.0.0.1:" + port + "/deals/" + id);
-          (status == 200 || status == 404 ? ok : failed).incrementAndGet();
+          if (status == 200 || status == 404) {
+            ok.incrementAndGet();
+          } else {
+            failed.incrementAndGet();
+            failures.computeIfAbsent(status, k -> new AtomicLong()).incrementAndGet();
+          }
         });
       }
     }, "e2e-traffic");
     pacer.setDaemon(true);
     pacer.start();
+  }
+
+  /** The failed lookups by HTTP status ({@code -1}: no answer), e.g. {@code {-1=12, 503=2}}. */
+  String failures() {
+    return failures.toString();
   }
 
   @Override
