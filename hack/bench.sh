@@ -21,7 +21,11 @@
 # the deterministic fleet simulator, against a capacity-modelled Spanner stand-in; a few minutes,
 # seconds with BENCH_QUICK=1) runs after a full run or alone: `hack/bench.sh --only simulator
 # [--<setting> value]` writes simulator-report.md and simulator-origin-reads.svg, stamped with the
-# commit, and, unless quick, copies both into docs/.
+# commit, and, unless quick, copies both into docs/. The fleet-footprint part (the operator under
+# the chart's settings with 5,000 CachePolicies, 20,000 unrelated Deployments and 5,000 Secrets,
+# then restarted; about 12 minutes, 2 with BENCH_QUICK=1): `hack/bench.sh --only fleet-footprint
+# [--native-memory]` writes fleet-footprint.md and, unless quick, copies it to
+# docs/benchmark-fleet-footprint.md.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cd "$WARMGATE_ROOT"
@@ -51,6 +55,31 @@ run_simulator() {
 if [[ "${1:-}" == "--only" && "${2:-}" == "simulator" ]]; then
   shift 2
   run_simulator "$@"
+  exit 0
+fi
+
+# The operator at fleet scale: its own JVM under the chart's settings, a real kube-apiserver.
+run_fleet_footprint() {
+  bash hack/prereqs.sh
+  log "building the benchmarks"
+  mvn -B -q -ntp -pl benchmarks -am install -DskipTests -Dcheckstyle.skip
+  mkdir -p "$out"
+  local fleet_args=(--out "$out")
+  if [[ "${BENCH_QUICK:-0}" == 1 ]]; then
+    fleet_args+=(--quick)
+  fi
+  timed "fleet footprint" java "-Dwarmgate.commit=$commit" "-Dwarmgate.repo.dir=$WARMGATE_ROOT" \
+    "-Dwarmgate.cache.dir=$WARMGATE_CACHE_DIR" \
+    -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+    io.warmgate.bench.operator.FleetFootprintBench "${fleet_args[@]}" "$@"
+  if [[ "${BENCH_QUICK:-0}" != 1 ]]; then
+    cp "$out/fleet-footprint.md" "$WARMGATE_ROOT/docs/benchmark-fleet-footprint.md"
+  fi
+}
+
+if [[ "${1:-}" == "--only" && "${2:-}" == "fleet-footprint" ]]; then
+  shift 2
+  run_fleet_footprint "$@"
   exit 0
 fi
 

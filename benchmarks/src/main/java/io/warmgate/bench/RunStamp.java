@@ -11,22 +11,22 @@ import java.util.Locale;
  * machine was. A benchmark on a shared machine is only as good as the CPU it got; the load average
  * says how much other work competed for it.
  */
-record RunStamp(String commit, Instant at, int cores, String load) {
+public record RunStamp(String commit, Instant at, int cores, String load) {
 
-  static RunStamp now() {
+  public static RunStamp now() {
     return new RunStamp(System.getProperty("warmgate.commit", "unknown (run outside hack/bench.sh)"),
         Instant.now().truncatedTo(ChronoUnit.SECONDS),
         Runtime.getRuntime().availableProcessors(), loadAverage());
   }
 
   /** The machine's 1-minute load average, or "load average unknown" where the JVM cannot tell. */
-  static String loadAverage() {
+  public static String loadAverage() {
     double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     return load < 0 ? "load average unknown"
         : String.format(Locale.ROOT, "load average %.1f", load);
   }
 
-  String describe() {
+  public String describe() {
     return String.format(Locale.ROOT, "Ran on commit %s at %s, %d cores, %s at the start.",
         commit, at, cores, load);
   }

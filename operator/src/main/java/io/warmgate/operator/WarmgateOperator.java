@@ -113,6 +113,7 @@ public final class WarmgateOperator implements AutoCloseable {
           // its next itself (gate interval while a canary is in progress, recheck interval
           // while not settled).
           config.withReconciliationMaxInterval(null);
+          config.withInformerListLimit(CachePolicyReconciler.LIST_PAGE);
           if (!settings.namespaces().isEmpty()) {
             config.settingNamespaces(settings.namespaces());
           }

@@ -26,6 +26,11 @@ public final class Summary {
     public static Verdict of(boolean met) {
       return met ? MET : MISSED;
     }
+
+    /** As a report's table shows it: met, **missed** or –. */
+    public String cell() {
+      return cell;
+    }
   }
 
   /** One row: what is measured, the baseline's figure, warmgate's figure, the bar, the verdict. */

@@ -1,12 +1,11 @@
 package io.warmgate.bench.operator;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,22 +31,7 @@ record ClassHistogram(List<Row> rows, long totalBytes, String text) {
    * @throws IllegalStateException if jcmd fails or prints no {@code Total} line
    */
   static ClassHistogram of(long pid) {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    List<String> command = List.of(jcmd.toString(), Long.toString(pid), "GC.class_histogram");
-    try {
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-        throw new IllegalStateException(command + " failed: " + out);
-      }
-      return parse(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot run " + command + "; is the JDK's jcmd installed?",
-          e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while running " + command, e);
-    }
+    return parse(Jcmd.run(pid, "GC.class_histogram"));
   }
 
   static ClassHistogram parse(String text) {
@@ -80,6 +64,24 @@ record ClassHistogram(List<Row> rows, long totalBytes, String text) {
       }
       out.append(line).append('\n');
     }
+    return out.toString();
+  }
+
+  /**
+   * The {@code n} classes whose bytes grew most since {@code before}, divided by {@code per} (the
+   * objects added between the two), as a table.
+   */
+  String growthSince(ClassHistogram before, int per, int n) {
+    Map<String, Row> earlier = new HashMap<>();
+    before.rows().forEach(r -> earlier.put(r.className(), r));
+    StringBuilder out = new StringBuilder("objects/added  bytes/added  class\n");
+    rows.stream().map(r -> {
+      Row b = earlier.get(r.className());
+      return new Row(r.instances() - (b == null ? 0 : b.instances()),
+          r.bytes() - (b == null ? 0 : b.bytes()), r.className());
+    }).sorted(Comparator.comparingLong(Row::bytes).reversed()).limit(n)
+        .forEach(r -> out.append(String.format(Locale.ROOT, "%13.1f  %11.0f  %s%n",
+            (double) r.instances() / per, (double) r.bytes() / per, r.className())));
     return out.toString();
   }
 }

@@ -16,11 +16,10 @@ import java.util.List;
 final class FootprintBench {
 
   /**
-   * The chart's default {@code jvmOptions}, with the JVM told the chart's memory limit (512Mi) so
-   * that heap sizing and GC choice are those of the Pod.
+   * The chart's default {@code jvmOptions}, with the JVM told the chart's memory limit so that
+   * heap sizing is that of the Pod.
    */
-  static final List<String> JVM_OPTIONS =
-      List.of("-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError");
+  static final List<String> JVM_OPTIONS = ChartDefaults.read().jvmCommandLine();
 
   /**
    * Figures of one run.
@@ -61,11 +60,13 @@ final class FootprintBench {
     try (OperatorProcess operator = new OperatorProcess(cluster.kubeconfig(), logDir)
             .withJvmOptions(JVM_OPTIONS);
         ReadinessWatch ready = new ReadinessWatch(cluster.client(), NAMESPACE)) {
+      SinglePolicies single = new SinglePolicies(argo, policies, ready, NAMESPACE,
+          settings.pods());
       operator.start();
       Sleep.millis(settings.settle().toMillis());
       ProcessSample idle = ProcessSample.of(operator);
-      singles(ready, "warmup", 1); // the first reconciliation ever loads classes and connects
-      Samples singleIdle = singles(ready, "idle", singles);
+      single.time("warmup", 1); // the first reconciliation ever loads classes and connects
+      Samples singleIdle = single.time("idle", singles);
 
       for (int i = 0; i < n; i++) {
         argo.create(NAMESPACE, "app-" + i, settings.pods());
@@ -77,7 +78,7 @@ final class FootprintBench {
       Samples burstCreate = ready.awaitAll(WITHIN);
       Sleep.millis(settings.settle().toMillis());
       ProcessSample loaded = ProcessSample.of(operator);
-      Samples singleLoaded = singles(ready, "loaded", singles);
+      Samples singleLoaded = single.time("loaded", singles);
 
       for (int i = 0; i < n; i++) {
         ready.expect("cache-" + i, 2);
@@ -89,34 +90,6 @@ final class FootprintBench {
       ProcessSample afterUpdate = ProcessSample.of(operator);
       return new Result(n, idle, loaded, afterUpdate, singleIdle, singleLoaded, burstCreate,
           burstUpdate);
-    }
-  }
-
-  /** Creates policies one at a time, each awaited Ready and then deleted, and returns latencies. */
-  private Samples singles(ReadinessWatch ready, String prefix, int count) {
-    Samples all = new Samples();
-    for (int i = 0; i < count; i++) {
-      String name = prefix + "-" + i;
-      argo.create(NAMESPACE, name, settings.pods());
-      ready.expect(name, 1);
-      policies.create(NAMESPACE, name, name, w -> { });
-      all.addAll(ready.awaitAll(WITHIN));
-      policies.delete(NAMESPACE, name);
-      argo.delete(NAMESPACE, name);
-      awaitGone(name);
-    }
-    return all;
-  }
-
-  /** The operator removes its finalizer; until then the policy still counts as managed. */
-  private void awaitGone(String name) {
-    long deadline = System.nanoTime() + WITHIN.toNanos();
-    while (policies.get(NAMESPACE, name) != null) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("policy " + NAMESPACE + "/" + name + " not deleted within "
-            + WITHIN + "; see the operator's log");
-      }
-      Sleep.millis(20);
     }
   }
 }

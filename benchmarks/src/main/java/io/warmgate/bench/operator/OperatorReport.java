@@ -91,7 +91,7 @@ final class OperatorReport {
     md.append("### Operator footprint (its own JVM, ").append(f.policies())
         .append(" CachePolicies + ").append(f.policies()).append(" Rollouts)\n\n");
     md.append("JVM options: `").append(String.join(" ", FootprintBench.JVM_OPTIONS))
-        .append("` (the chart's defaults under its 512Mi limit). Memory sampled after settling; the "
+        .append("` (the chart's defaults under its memory limit). Memory sampled after settling; the "
             + "baseline before any policy existed. One policy at a time: each is created, awaited "
             + "and deleted before the next (after one unrecorded policy); bursts: all sent back to "
             + "back from one client, each timed from its own request.\n\n");

@@ -28,4 +28,10 @@ final class PrometheusText {
     }
     return total;
   }
+
+  /** As {@link #sum}, 0 when there is no such sample yet (a counter registered at first use). */
+  static double sumOrZero(String text, String name, String label) {
+    return text.lines().anyMatch(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
+        ? sum(text, name, label) : 0;
+  }
 }

@@ -100,6 +100,12 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
   static final String LEGACY_FINALIZER = "cachepolicies.warmgate.io/finalizer";
   /** How often the gate looks again while a canary is in progress. */
   static final Duration GATE_INTERVAL = Duration.ofSeconds(1);
+  /**
+   * Items per page of an informer's list, as client-go's reflectors page theirs: a cluster's
+   * 20,000 Deployments listed in one response are some hundreds of MiB of objects before the
+   * store keeps their identity, past the chart's heap; a page of 500 is a few MiB.
+   */
+  public static final long LIST_PAGE = 500;
 
   /** The gate phases of a canary the gate has not finished with. */
   private static final Set<GatePhase> IN_PROGRESS = Set.of(GatePhase.Waiting, GatePhase.Warming);
@@ -162,6 +168,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     InformerEventSource<Deployment, CachePolicy> deployments = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Deployment.class, CachePolicy.class)
             .withName("deployments")
+            .withInformerListLimit(LIST_PAGE)
             .withNamespacesInheritedFromController()
             .withItemStore(IdentityStore.deployments())
             .withSecondaryToPrimaryMapper((Deployment d) -> PolicyConflicts.targeting(policies,
@@ -171,6 +178,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
     InformerEventSource<StatefulSet, CachePolicy> statefulSets = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(StatefulSet.class, CachePolicy.class)
             .withName("statefulsets")
+            .withInformerListLimit(LIST_PAGE)
             .withNamespacesInheritedFromController()
             .withItemStore(IdentityStore.statefulSets())
             .withSecondaryToPrimaryMapper((StatefulSet s) -> PolicyConflicts.targeting(policies,
@@ -184,6 +192,7 @@ public class CachePolicyReconciler implements Reconciler<CachePolicy> {
           .from(new GroupVersionKind(TargetLookup.ROLLOUT_API_VERSION, "Rollout"),
               CachePolicy.class)
           .withName("rollouts")
+          .withInformerListLimit(LIST_PAGE)
           .withNamespacesInheritedFromController()
           .withItemStore(TrimmedRollouts.store())
           .withSecondaryToPrimaryMapper((GenericKubernetesResource r) -> PolicyConflicts
