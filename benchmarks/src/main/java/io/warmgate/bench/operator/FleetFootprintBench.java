@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -99,7 +100,7 @@ public final class FleetFootprintBench {
           fleet.policies(), WITHIN);
       return new FleetResult(fleet, background, idle, withUnrelated, atFirst, loaded,
           unrelatedCreated, fleetCreated, fleetRequests, allReadyAfterLast, newPolicy, steady,
-          restart, nativeSummary);
+          restart, nativeSummary, settingsDifferingFromDefaults());
     }
   }
 
@@ -203,9 +204,16 @@ public final class FleetFootprintBench {
   }
 
   /** The operator's settings in this run that differ from the chart's, and why. */
-  static List<String> settingsDifferingFromDefaults() {
-    return List.of("WARMGATE_VALKEY_ALLOWED_ADDRESSES=127.0.0.1 (the bench's Redis is on loopback)",
+  List<String> settingsDifferingFromDefaults() {
+    List<String> settings = new ArrayList<>(List.of(
+        "WARMGATE_VALKEY_ALLOWED_ADDRESSES=127.0.0.1 (the bench's Redis is on loopback)",
         "WARMGATE_LEADER_ELECTION=false (one replica; the chart runs two with a Lease)",
-        "WARMGATE_WEBHOOK_HOSTS=127.0.0.1,localhost (the webhook is called by URL)");
+        "WARMGATE_WEBHOOK_HOSTS=127.0.0.1,localhost (the webhook is called by URL)"));
+    if (nativeMemory) {
+      settings.add("-XX:NativeMemoryTracking=summary (for the native memory section; it costs "
+          + "a few MiB, counted in the RSS rows)");
+    }
+    return List.copyOf(settings);
   }
+
 }

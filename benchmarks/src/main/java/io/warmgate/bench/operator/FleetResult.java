@@ -3,6 +3,7 @@ package io.warmgate.bench.operator;
 import io.warmgate.bench.common.Summary.Verdict;
 import io.warmgate.operator.policy.CachePolicyReconciler;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -20,11 +21,13 @@ import java.util.Locale;
  * @param newPolicy create → Ready of a policy created alone once the fleet was Ready
  * @param nativeSummary {@code jcmd VM.native_memory summary} with every policy Ready, or null
  *     when native memory was not tracked
+ * @param differingSettings the run's settings that differ from the chart's, and why
  */
 record FleetResult(FleetSettings fleet, double background, OperatorLook idle,
     OperatorLook withUnrelated, OperatorLook atFirst, OperatorLook loaded, Duration unrelatedCreated,
     Duration fleetCreated, long fleetRequests, Duration allReadyAfterLast, Samples newPolicy,
-    FleetFootprintBench.SteadyLoad steady, Restart restart, String nativeSummary) {
+    FleetFootprintBench.SteadyLoad steady, Restart restart, String nativeSummary,
+    List<String> differingSettings) {
 
   static final double RSS_SHARE_BAR = 0.80;
   static final double SERIES_PER_POLICY_BAR = 10;
@@ -128,7 +131,7 @@ record FleetResult(FleetSettings fleet, double background, OperatorLook idle,
         + "requests from every client.%n", secs(unrelatedCreated), added(), secs(fleetCreated),
         fleetRequests));
     out.append("\nSettings that differ from the chart's:\n");
-    FleetFootprintBench.settingsDifferingFromDefaults().forEach(s -> out.append("- ").append(s)
+    differingSettings.forEach(s -> out.append("- ").append(s)
         .append('\n'));
     out.append(String.format(Locale.ROOT, "%nGrowth per policy added (a tenth → every policy "
         + "Ready):%n```%n%s```%n", loaded.heap().growthSince(atFirst.heap(), added(), 12)));

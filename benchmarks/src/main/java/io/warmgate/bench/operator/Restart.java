@@ -69,7 +69,7 @@ record Restart(Duration readyz, Duration webhookServing, Duration allReconciled,
       long deploymentLists = api.served("LIST", "deployments") - listsBefore;
       Sleep.millis(3_000);
       ProcessSample process = ProcessSample.of(operator);
-      probe.close();
+      probe.close(); // stops sending; closing again at the end of the block does nothing
       List<AdmissionProbe.Admission> sent = probe.since(killed);
       long servedAt = start + serving.toNanos();
       long timeout = FleetFootprintBench.CHART.webhookTimeout().toNanos();
