@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The test command: installs missing prerequisites, then runs every tier
 # (*Test unit tests, *IT integration tests on real Redis / Spanner emulator / kube-apiserver,
-# *E2E on a local kwok cluster with the Argo Rollouts controller), then the rollout gate's scenarios
-# tagged kind-tier (RolloutGateE2E, DeploymentGateE2E) on a Kind cluster with container pods (hack/kind-e2e.sh --offline: a Docker engine
-# is started and every image built here).
-# Settings: MVN_ARGS (extra Maven arguments), WARMGATE_TEST_PROFILES (default "e2e"),
-# WARMGATE_KIND (default 1; 0 skips the Kind tier and runs its suites on kwok;
-# WARMGATE_KIND_TESTS and the other settings of hack/kind-e2e.sh apply).
+# *E2E on a local kwok cluster with the Argo Rollouts controller, and the rollout gate's scenarios
+# tagged kind-tier (RolloutGateE2E, DeploymentGateE2E) on a Kind cluster with container pods:
+# hack/kind-e2e.sh --offline, a Docker engine is started and every image built here).
+# Two lanes run at once: the Maven lane (every module but e2e: unit, integration and the
+# test-support E2E tiers) and the cluster lane (in a copy of the working tree under
+# .warmgate/cluster-lane: the Kind tier, then the e2e module's kwok tier).
+# Settings: MVN_ARGS (extra Maven arguments; with -pl, one lane), WARMGATE_TEST_PROFILES (default
+# "e2e"), WARMGATE_KIND (default 1; 0 skips the Kind tier and runs its suites on kwok;
+# WARMGATE_KIND_TESTS and the other settings of hack/kind-e2e.sh apply), WARMGATE_LANES (default 1;
+# 0 runs the tiers one after the other in this tree).
 # At the end, pass or fail, one line per tier from the reports this run wrote, with its
 # WARMGATE_SLOWEST_CLASSES (default 5) slowest classes (hack/test-summary.sh);
 # each tier keeps its reports in a directory of its own under the modules' target/.
@@ -15,6 +19,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 run_start="$(mktemp)"
 summary() {
   local status=$?
+  # An interrupted run leaves no lane behind (its own process group).
+  if [[ -n "${lane_pid:-}" ]] && kill -0 "$lane_pid" 2>/dev/null; then
+    warn "stopping the cluster lane"
+    kill -- "-$lane_pid" 2>/dev/null || true
+  fi
   log "tiers of this run, from their test reports:"
   bash "$WARMGATE_ROOT/hack/test-summary.sh" --since "$run_start" --classes "${WARMGATE_SLOWEST_CLASSES:-5}" || true
   rm -f "$run_start"
@@ -30,38 +39,101 @@ python3 "$WARMGATE_ROOT/hack/check-metric-docs.py" || die "docs/runbook.md and t
 timed "prerequisites" bash "$WARMGATE_ROOT/hack/prereqs.sh"
 
 profiles="${WARMGATE_TEST_PROFILES-e2e}"
-args=(-B -ntp verify "-Dwarmgate.cache.dir=$WARMGATE_CACHE_DIR")
-[[ -n "$profiles" ]] && args+=("-P$profiles")
-# The suites the Kind tier runs (tag kind-tier: $KIND_TIER_TESTS) run there only, not on kwok too:
-# the same scenarios with the real components, which keeps the test command within CI's time. A
-# WARMGATE_KIND_TESTS subset leaves the rest of it to kwok.
-if [[ "${WARMGATE_KIND:-1}" != 0 && -z "${WARMGATE_KIND_TESTS:-}" && "$profiles" == *e2e* ]]; then
-  args+=(-DexcludedGroups=kind-tier)
-  log "$KIND_TIER_TESTS run in the Kind tier below, not on kwok (WARMGATE_KIND=0 runs them on kwok)"
-fi
-# shellcheck disable=SC2206
-args+=(${MVN_ARGS:-})
+kind_on=0
+[[ "${WARMGATE_KIND:-1}" != 0 ]] && kind_on=1
+# Two lanes at once, unless WARMGATE_LANES=0 or the e2e profile is off: the cluster lane runs the
+# e2e module's suites (the Kind tier, then the kwok tier), which mostly wait on clusters, TTLs and
+# rollouts, while the Maven lane runs every other module's tiers, which mostly use the CPU.
+lanes="${WARMGATE_LANES:-1}"
+[[ "$profiles" == *e2e* ]] || lanes=0
+# A module chosen with -pl in MVN_ARGS is tested alone, in one lane.
+[[ " ${MVN_ARGS:-} " =~ [[:space:]](-pl|--projects)[[:space:]] ]] && lanes=0
+[[ "$lanes" == 0 || -d "$WARMGATE_ROOT/.git" ]] \
+  || die "WARMGATE_LANES=1 copies the working tree with git ls-files, and $WARMGATE_ROOT is not a git checkout: run with WARMGATE_LANES=0"
+
+maven_args() {
+  local args=(-B -ntp verify "-Dwarmgate.cache.dir=$WARMGATE_CACHE_DIR")
+  [[ -n "$profiles" ]] && args+=("-P$profiles")
+  # The suites the Kind tier runs (tag kind-tier: $KIND_TIER_TESTS) run there only, not on kwok
+  # too: the same scenarios with the real components. A WARMGATE_KIND_TESTS subset leaves the rest
+  # of it to kwok.
+  if ((kind_on)) && [[ -z "${WARMGATE_KIND_TESTS:-}" && "$profiles" == *e2e* ]]; then
+    args+=(-DexcludedGroups=kind-tier)
+  fi
+  # shellcheck disable=SC2206
+  args+=(${MVN_ARGS:-})
+  printf '%s\n' "${args[@]}"
+}
+
+# The Kind tier: $KIND_TIER_TESTS, with the chart's operator, the webhook behind its Service and
+# deal-service pods as containers; run from the directory $1.
+kind_tier() {
+  local root="$1" engine_was_up=0 status=0 start=$SECONDS
+  docker info >/dev/null 2>&1 && engine_was_up=1
+  bash "$root/hack/kind-e2e.sh" --offline || status=$?
+  log "kind e2e: $((SECONDS - start))s"
+  # Leave no engine behind that this run started.
+  ((engine_was_up)) || bash "$root/hack/docker-engine.sh" --stop || true
+  ((status == 0)) || { warn "the Kind tier failed (exit $status); its output is above. It needs a Docker engine that runs --privileged containers (hack/docker-engine.sh); WARMGATE_KIND=0 skips it"; return "$status"; }
+}
+
+# The cluster lane, in a copy of the working tree (tracked and untracked files, not ignored ones),
+# so that its builds and the processes its suites start never share a target/ directory with the
+# Maven lane: the Kind tier, then the e2e module's kwok tier. Its reports are copied back to
+# e2e/target/ for the summary.
+cluster_lane() {
+  local tree="$WARMGATE_ROOT/.warmgate/cluster-lane" status=0 args
+  rm -rf "$tree" && mkdir -p "$tree"
+  (cd "$WARMGATE_ROOT" && git ls-files -z -co --exclude-standard \
+    | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$tree"
+  cd "$tree"
+  mapfile -t args < <(maven_args)
+  # The e2e module's upstream modules, packaged here and installed, so the suites below run the
+  # e2e module alone.
+  timed "cluster lane: build" mvn -B -ntp -q install -DskipTests -pl e2e -am ${MVN_ARGS:-} || status=$?
+  if ((status == 0 && kind_on)); then
+    timed "cluster lane: Kind tier" kind_tier "$tree" || status=$?
+  fi
+  if ((status == 0)); then
+    timed "cluster lane: kwok tier" mvn "${args[@]}" -pl e2e || status=$?
+  fi
+  mkdir -p "$WARMGATE_ROOT/e2e/target"
+  cp -r "$tree"/e2e/target/failsafe-reports-* "$WARMGATE_ROOT/e2e/target/" 2>/dev/null || true
+  return "$status"
+}
 
 cd "$WARMGATE_ROOT"
-log "mvn ${args[*]}"
-timed "maven verify" mvn "${args[@]}"
+mapfile -t args < <(maven_args)
+if ((kind_on)) && [[ -z "${WARMGATE_KIND_TESTS:-}" && "$profiles" == *e2e* ]]; then
+  log "$KIND_TIER_TESTS run in the Kind tier, not on kwok (WARMGATE_KIND=0 runs them on kwok)"
+fi
+maven_status=0 lane_status=0
+if [[ "$lanes" != 0 ]]; then
+  lane_log="$WARMGATE_ROOT/.warmgate/cluster-lane.log"
+  mkdir -p "$(dirname "$lane_log")"
+  log "cluster lane (the e2e module's Kind and kwok tiers) runs beside the Maven lane; its output: $lane_log, printed when it ends"
+  lane_start=$SECONDS
+  set -m # the lane in a process group of its own, so that an interrupted run can stop it whole
+  (cluster_lane) > "$lane_log" 2>&1 &
+  lane_pid=$!
+  set +m
+  log "mvn ${args[*]} -pl !e2e"
+  timed "maven lane" mvn "${args[@]}" -pl '!e2e' || maven_status=$?
+  wait "$lane_pid" || lane_status=$?
+  log "cluster lane: $((SECONDS - lane_start))s; its output follows"
+  cat "$lane_log"
+else
+  log "mvn ${args[*]}"
+  timed "maven verify" mvn "${args[@]}" || maven_status=$?
+  if ((kind_on)); then
+    timed "kind tier" kind_tier "$WARMGATE_ROOT" || lane_status=$?
+  fi
+fi
 # The case counts docs/bad-input.md gives are those of the reports just written.
 counts=0
 python3 "$WARMGATE_ROOT/hack/check-doc-counts.py" || counts=$?
+((maven_status == 0)) || die "the Maven tiers failed (exit $maven_status); their output is above"
+((lane_status == 0)) || die "the cluster lane failed (exit $lane_status); its output is above"
 ((counts != 1)) || die "docs/bad-input.md gives case counts that the test reports do not (listed above): write the counts the reports have"
 ((counts != 2)) || warn "docs/bad-input.md names test classes this run did not report (a subset through MVN_ARGS?): their counts were not checked"
-
-# The Kind tier: $KIND_TIER_TESTS, with the chart's operator, the webhook behind its Service and
-# deal-service pods as containers.
-if [[ "${WARMGATE_KIND:-1}" == 0 ]]; then
-  warn "WARMGATE_KIND=0: the Kind tier is skipped"
-  exit 0
-fi
-engine_was_up=0
-docker info >/dev/null 2>&1 && engine_was_up=1
-kind_status=0 kind_start=$SECONDS
-bash "$WARMGATE_ROOT/hack/kind-e2e.sh" --offline || kind_status=$?
-log "kind e2e: $((SECONDS - kind_start))s"
-# Leave no engine behind that this run started.
-((engine_was_up)) || bash "$WARMGATE_ROOT/hack/docker-engine.sh" --stop || true
-((kind_status == 0)) || die "the Kind tier failed (exit $kind_status); its output is above. It needs a Docker engine that runs --privileged containers (hack/docker-engine.sh); WARMGATE_KIND=0 skips it"
+((kind_on)) || warn "WARMGATE_KIND=0: the Kind tier is skipped"

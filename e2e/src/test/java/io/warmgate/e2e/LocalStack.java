@@ -39,6 +39,8 @@ final class LocalStack implements Stack {
   private final SpannerEmulatorExtension spanner = new SpannerEmulatorExtension();
   private OperatorProcess operator;
   private ChartServiceAccount identity;
+  /** The operator's kubeconfig and log: one directory per cluster, as E2E classes may run at once. */
+  private Path work = RolloutGateE2E.WORK;
   private final List<String> refused = new ArrayList<>();
 
   /** @param cluster whether L2 is a Redis cluster rather than one server */
@@ -81,7 +83,7 @@ final class LocalStack implements Stack {
       throw new AssertionError("the API server refused the operator, acting as "
           + identity.username() + " with the RBAC of charts/warmgate: " + String.join("; ", refused)
           + ". Grant it in charts/warmgate/templates and operator/k8s/rbac.yaml (see "
-          + RolloutGateE2E.WORK.resolve("operator.log") + ")");
+          + work.resolve("operator.log") + ")");
     }
   }
 
@@ -105,11 +107,12 @@ final class LocalStack implements Stack {
         client.load(Files.newInputStream(crd)).serverSideApply();
       }
     }
+    work = Files.createDirectories(RolloutGateE2E.WORK.resolve("operator-" + cluster.clusterName()));
     // The namespace the chart's README installs into; its Roles (Lease, webhook Secret) live there.
-    identity = ChartServiceAccount.install(client, "warmgate-system", RolloutGateE2E.WORK);
+    identity = ChartServiceAccount.install(client, "warmgate-system", work);
     // Leader election on, as the chart runs it; a fixed identity lets a restarted operator take
     // its Lease back at once instead of waiting for it to expire.
-    operator = new OperatorProcess(identity.kubeconfig(), RolloutGateE2E.WORK)
+    operator = new OperatorProcess(identity.kubeconfig(), work)
         .inNamespace(identity.namespace())
         .withEnv("WARMGATE_LEADER_ELECTION", "true")
         .withEnv("POD_NAME", "warmgate-operator-e2e")

@@ -122,26 +122,27 @@ public final class KwokCluster implements ManagedService {
   }
 
   private void createKwokCluster() {
+    try {
+      Files.createDirectories(workDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + workDir, e);
+    }
     Path kwokctl = ToolBinaries.kwok("kwokctl");
     List<String> command = List.of(kwokctl.toString(), "create", "cluster",
         "--name", name,
         "--runtime", "binary",
-        "--kubeconfig", workDir.resolve("kubeconfig").toString(),
+        "--kubeconfig", ownKubeconfig().toString(),
         "--kube-apiserver-binary", ToolBinaries.kubernetes("kube-apiserver").toString(),
         "--kube-controller-manager-binary", ToolBinaries.kubernetes("kube-controller-manager").toString(),
         "--kube-scheduler-binary", ToolBinaries.kubernetes("kube-scheduler").toString(),
         "--etcd-binary", ToolBinaries.etcd().toString(),
         "--kwok-controller-binary", ToolBinaries.kwok("kwok").toString(),
         "--config", WarmgatePaths.repoDir().resolve(POD_STAGES).toString(),
+        "--config", writePorts().toString(),
         // kwokctl's default for a secure port, stated so the E2E suite's operator, acting as the
         // chart's ServiceAccount, is held to the chart's RBAC: --authorization-mode=Node,RBAC.
         "--kube-authorization=true",
         "--wait", "120s");
-    try {
-      Files.createDirectories(workDir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create " + workDir, e);
-    }
     clusterCleanup = Cleanup.atExit("kwok cluster " + name, this::deleteKwokCluster);
     ManagedProcess create = ManagedProcess.start("kwokctl-create-" + name, command,
         Map.of("KWOK_WORKDIR", workDir.toString()));
@@ -226,7 +227,7 @@ public final class KwokCluster implements ManagedService {
     try {
       ManagedProcess delete = ManagedProcess.start("kwokctl-delete-" + name, List.of(
           ToolBinaries.kwok("kwokctl").toString(), "delete", "cluster", "--name", name,
-          "--kubeconfig", workDir.resolve("kubeconfig").toString()),
+          "--kubeconfig", ownKubeconfig().toString()),
           Map.of("KWOK_WORKDIR", workDir.toString()));
       int exit = delete.awaitExit(Duration.ofSeconds(60));
       if (exit != 0) {
@@ -252,6 +253,36 @@ public final class KwokCluster implements ManagedService {
     } catch (IOException | NumberFormatException e) {
       LOG.warn("cannot read the pid files of kwok cluster {}: {}", name, e.toString());
     }
+  }
+
+  /**
+   * Writes the ports of this cluster's components to a kwokctl configuration and returns its path.
+   * kwokctl's own choice counts down from 32767 and takes the first port free at that moment, so
+   * two clusters created at once (E2E classes in parallel forks) chose the same ports and one
+   * failed ("address already in use"); the kernel's ephemeral ports do not collide that way.
+   */
+  private Path writePorts() {
+    String yaml = "apiVersion: config.kwok.x-k8s.io/v1alpha1\n"
+        + "kind: KwokctlConfiguration\n"
+        + "options:\n"
+        + "  kubeApiserverPort: " + FreePorts.next() + "\n"
+        + "  etcdPort: " + FreePorts.next() + "\n"
+        + "  etcdPeerPort: " + FreePorts.next() + "\n"
+        + "  kubeControllerManagerPort: " + FreePorts.next() + "\n"
+        + "  kubeSchedulerPort: " + FreePorts.next() + "\n"
+        + "  kwokControllerPort: " + FreePorts.next() + "\n";
+    Path path = workDir.resolve("ports-" + name + ".yaml");
+    try {
+      Files.writeString(path, yaml);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + path, e);
+    }
+    return path;
+  }
+
+  /** The kubeconfig kwokctl adds this cluster's context to: one per cluster, never shared. */
+  private Path ownKubeconfig() {
+    return workDir.resolve("kubeconfig-" + name);
   }
 
   private Path clusterDir() {
