@@ -10,8 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,19 +31,9 @@ class AnalysisGateE2E {
 
   private static final int DEALS = 2_000;
 
-  private static GateScenario scenario;
-
-  @BeforeAll
-  static void setUp() throws Exception {
-    scenario = GateScenario.prepare(cluster, stack, DEALS);
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (scenario != null) {
-      scenario.close();
-    }
-  }
+  @RegisterExtension
+  @Order(GateScenario.LAST)
+  static final GateScenario scenario = GateScenario.of(cluster, stack, DEALS);
 
   @Test
   void analysisStepRunsUntilTheCanaryIsWarm() throws Exception {

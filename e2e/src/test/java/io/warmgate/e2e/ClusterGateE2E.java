@@ -1,8 +1,7 @@
 package io.warmgate.e2e;
 
 import io.warmgate.testing.KwokClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,19 +22,9 @@ class ClusterGateE2E {
 
   private static final int DEALS = 2_000;
 
-  private static GateScenario scenario;
-
-  @BeforeAll
-  static void setUp() throws Exception {
-    scenario = GateScenario.prepare(cluster, stack, DEALS);
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (scenario != null) {
-      scenario.close();
-    }
-  }
+  @RegisterExtension
+  @Order(GateScenario.LAST)
+  static final GateScenario scenario = GateScenario.of(cluster, stack, DEALS);
 
   @Test
   void schemaChangeIsHeldPreloadedAndReleasedOnceWarmOnAValkeyCluster() throws Exception {

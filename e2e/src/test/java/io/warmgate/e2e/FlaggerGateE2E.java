@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,26 +39,22 @@ class FlaggerGateE2E {
   private static final String HALTED = "waiting for promotion approval warmgate-warm";
   private static final String PASSED = "Confirm-promotion check warmgate-warm passed";
 
-  private static GateScenario scenario;
+  @RegisterExtension
+  @Order(GateScenario.LAST)
+  static final GateScenario scenario = GateScenario.of(cluster, stack, DEALS);
+
   private static FlaggerController flagger;
 
   @BeforeAll
   static void setUp() throws Exception {
-    scenario = GateScenario.prepare(cluster, stack, DEALS);
     flagger = FlaggerController.start(cluster.client(), cluster.kubeconfigPath(),
         cluster.namespace());
   }
 
   @AfterAll
   static void tearDown() {
-    try {
-      if (flagger != null) {
-        flagger.close();
-      }
-    } finally {
-      if (scenario != null) {
-        scenario.close();
-      }
+    if (flagger != null) {
+      flagger.close();
     }
   }
 

@@ -16,8 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
@@ -62,19 +61,9 @@ class GateLivenessE2E {
   /** Lookups the origin-budget scenario's traffic serves before its canary: about 35 s of it. */
   private static final int BUDGET_LOOKUPS = 5_000;
 
-  private static GateScenario scenario;
-
-  @BeforeAll
-  static void setUp() throws Exception {
-    scenario = GateScenario.prepare(cluster, stack, DEALS);
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (scenario != null) {
-      scenario.close();
-    }
-  }
+  @RegisterExtension
+  @Order(GateScenario.LAST)
+  static final GateScenario scenario = GateScenario.of(cluster, stack, DEALS);
 
   /**
    * Issue 13 item 1: Spanner stops answering while the canary's warm job preloads. The job waits

@@ -31,12 +31,18 @@ import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What every gate scenario starts from: the example namespace applied, the stack installed, deals
  * seeded, and a Valkey connection of the test's own to check L2 independently of the operator.
  */
-final class GateScenario implements AutoCloseable {
+final class GateScenario implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
+
+  /** The {@code @Order} that registers a scenario after its cluster and stack (default order). */
+  static final int LAST = Integer.MAX_VALUE;
 
   /** The share the release Event gives, such as {@code released after 38 s: coverage 82.0% (…}. */
   private static final Pattern EVENT_COVERAGE = Pattern.compile("coverage ([0-9]+(?:\\.[0-9]+)?)%");
@@ -44,14 +50,47 @@ final class GateScenario implements AutoCloseable {
   private final KwokClusterExtension cluster;
   private final Stack stack;
   private final int deals;
-  private final AbstractRedisClient client;
-  private final StatefulConnection<String, String> connection;
-  private final RedisClusterCommands<String, String> valkey;
+  private AbstractRedisClient client;
+  private StatefulConnection<String, String> connection;
+  private RedisClusterCommands<String, String> valkey;
 
   private GateScenario(KwokClusterExtension cluster, Stack stack, int deals) {
     this.cluster = cluster;
     this.stack = stack;
     this.deals = deals;
+  }
+
+  /**
+   * The scenario of a test class, as an extension registered after {@code cluster} and
+   * {@code stack}: it is prepared once both have started (before the class's tests) and closed
+   * before they stop. Register it last, with {@code @Order(GateScenario.LAST)}.
+   */
+  static GateScenario of(KwokClusterExtension cluster, Stack stack, int deals) {
+    return new GateScenario(cluster, stack, deals);
+  }
+
+  /** A scenario prepared at once, for a test that holds it in a try-with-resources block. */
+  static GateScenario prepare(KwokClusterExtension cluster, Stack stack, int deals) throws Exception {
+    GateScenario scenario = new GateScenario(cluster, stack, deals);
+    scenario.open();
+    return scenario;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    open();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
+  }
+
+  private void open() throws Exception {
+    cluster.client().load(Files.newInputStream(Repo.dir().resolve("examples/local/namespace.yaml")))
+        .serverSideApply();
+    stack.install(cluster);
+    DealSeeder.seed(stack.databaseClient(), deals);
     if (stack.valkeyCluster()) {
       RedisClusterClient clusterClient = RedisClusterClient.create(
           stack.valkeyAddresses().stream().map(a -> RedisURI.create("redis://" + a)).toList());
@@ -66,14 +105,6 @@ final class GateScenario implements AutoCloseable {
       connection = c;
       valkey = c.sync();
     }
-  }
-
-  static GateScenario prepare(KwokClusterExtension cluster, Stack stack, int deals) throws Exception {
-    cluster.client().load(Files.newInputStream(Repo.dir().resolve("examples/local/namespace.yaml")))
-        .serverSideApply();
-    stack.install(cluster);
-    DealSeeder.seed(stack.databaseClient(), deals);
-    return new GateScenario(cluster, stack, deals);
   }
 
   /** The test's own commands to L2; on a cluster, each key's command goes to its primary. */
@@ -270,7 +301,13 @@ final class GateScenario implements AutoCloseable {
 
   @Override
   public void close() {
-    connection.close();
-    client.shutdown();
+    if (connection != null) {
+      connection.close();
+      connection = null;
+    }
+    if (client != null) {
+      client.shutdown();
+      client = null;
+    }
   }
 }

@@ -16,8 +16,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -59,20 +59,15 @@ class GateTimingE2E {
   @RegisterExtension
   static final Stack stack = Stack.create();
 
-  private static GateScenario scenario;
+  @RegisterExtension
+  @Order(GateScenario.LAST)
+  static final GateScenario scenario = GateScenario.of(cluster, stack, DEALS);
+
   private static RedisClusterCommands<String, String> valkey;
 
   @BeforeAll
-  static void setUp() throws Exception {
-    scenario = GateScenario.prepare(cluster, stack, DEALS);
+  static void setUp() {
     valkey = scenario.valkey();
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (scenario != null) {
-      scenario.close();
-    }
   }
 
   /** One release as the poller saw it, in epoch ms (0 = never seen). */

@@ -16,9 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -47,19 +46,9 @@ class RolloutGateE2E {
   static final int HOT_SET = 200;
   static final Path WORK = WarmgatePaths.processLogDir().resolve("e2e");
 
-  private static GateScenario scenario;
-
-  @BeforeAll
-  static void setUp() throws Exception {
-    scenario = GateScenario.prepare(cluster, stack, DEALS);
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (scenario != null) {
-      scenario.close();
-    }
-  }
+  @RegisterExtension
+  @Order(GateScenario.LAST)
+  static final GateScenario scenario = GateScenario.of(cluster, stack, DEALS);
 
   private static DealRollout deploy(String name, Map<String, Object> warmup) {
     return scenario.deploy(name, warmup, WORK);

@@ -9,8 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,19 +33,9 @@ class StatefulSetGateE2E {
   private static final int DEALS = 2_000;
   private static final int MIN_COVERAGE = 95;
 
-  private static GateScenario scenario;
-
-  @BeforeAll
-  static void setUp() throws Exception {
-    scenario = GateScenario.prepare(cluster, stack, DEALS);
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (scenario != null) {
-      scenario.close();
-    }
-  }
+  @RegisterExtension
+  @Order(GateScenario.LAST)
+  static final GateScenario scenario = GateScenario.of(cluster, stack, DEALS);
 
   @Test
   void theFirstReplacedPodWaitsUnreadyUntilWarmAndHoldsTheRestOfTheUpdate() throws Exception {

@@ -255,6 +255,7 @@ public final class GatewayRoutes implements Handler<HttpServerRequest> {
         .put("takeovers", metrics.takeovers())
         .put("coalesceRatio", metrics.coalesceRatio())
         .put("subscribers", metrics.subscribers())
+        .put("queuedBytes", metrics.queuedBytes())
         .put("backfilledEvents", metrics.backfilledEvents())
         .put("resumes", metrics.resumes())
         .put("authRefusals", metrics.authRefusals())

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.Context;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.warmgate.contract.Durations;
@@ -28,9 +29,12 @@ import org.slf4j.LoggerFactory;
  * another run (an expired response) gets an error instead of the next response spliced onto the
  * one it had. Writes happen on the request's context, in delivery order.
  *
- * <p><b>Bounded.</b> Nothing is written while the connection's write queue (at most
- * {@value #WRITE_QUEUE_BYTES} bytes plus one slice) is full: the entries wait as references to the
- * hub's shared ones. A client that leaves its queue full for the slow-client timeout is dropped:
+ * <p><b>Bounded.</b> Nothing is written while the bytes written to the connection and not yet
+ * taken by its socket reach {@value #WRITE_QUEUE_BYTES} (so it holds at most that plus one slice):
+ * the entries wait as references to the hub's shared ones, and writing resumes once the socket has
+ * taken half of them. The subscriber counts those bytes itself, from each write's completion: the
+ * response's own {@code writeQueueFull()} let a client that never reads hold about four times as
+ * much (137 KiB each in {@code SlowClientIT}). A client that leaves its queue full for the slow-client timeout is dropped:
  * an {@code error} event goes into its queue and the connection is closed shortly after, which
  * frees what it held. It may resume elsewhere with {@code Last-Event-ID}.
  */
@@ -63,6 +67,8 @@ final class SseSubscriber implements Subscriber {
   private boolean ended;
   private boolean wroteSinceKeepAlive;
   private long slowTimer = -1;
+  /** Bytes written to the response whose writes have not completed: held for the client. */
+  private long queued;
 
   SseSubscriber(Context context, HttpServerRequest request, String template, JsonNode perUser,
       PerUserHook hook, GatewayMetrics metrics, EventId after, Duration slowClientTimeout,
@@ -77,8 +83,6 @@ final class SseSubscriber implements Subscriber {
     this.after = after;
     this.slowClientTimeout = slowClientTimeout;
     this.onLeave = onLeave;
-    response.setWriteQueueMaxSize(WRITE_QUEUE_BYTES);
-    response.drainHandler(v -> drained());
   }
 
   @Override
@@ -95,7 +99,7 @@ final class SseSubscriber implements Subscriber {
   public void fail(String message) {
     context.runOnContext(v -> {
       if (!ended) {
-        response.write(event(null, "error", errorJson(message)));
+        send(event(null, "error", errorJson(message)));
         end();
       }
     });
@@ -115,8 +119,8 @@ final class SseSubscriber implements Subscriber {
    */
   void keepAlive() {
     context.runOnContext(v -> {
-      if (!ended && !wroteSinceKeepAlive && !response.writeQueueFull()) {
-        response.write(": keep-alive\n\n");
+      if (!ended && !wroteSinceKeepAlive && !queueFull()) {
+        send(": keep-alive\n\n");
       }
       wroteSinceKeepAlive = false;
     });
@@ -130,7 +134,7 @@ final class SseSubscriber implements Subscriber {
       if (out.length() >= SLICE_BYTES) {
         write(out);
       }
-      if (out.length() == 0 && response.writeQueueFull()) {
+      if (out.length() == 0 && queueFull()) {
         break;
       }
       Batch batch = pending.peek();
@@ -216,14 +220,36 @@ final class SseSubscriber implements Subscriber {
 
   private void write(StringBuilder out) {
     if (out.length() > 0 && !ended) {
-      response.write(out.toString());
+      send(out.toString());
       wroteSinceKeepAlive = true;
       out.setLength(0);
     }
   }
 
-  private void drained() {
-    if (!ended) {
+  /**
+   * Writes {@code text} to the client, counted as queued (here and in the gateway's gauge) until
+   * its write completes: the socket took it, or the connection failed it.
+   */
+  private void send(String text) {
+    Buffer bytes = Buffer.buffer(text);
+    int length = bytes.length();
+    queued += length;
+    metrics.queued(length);
+    response.write(bytes).onComplete(done -> taken(length));
+  }
+
+  private boolean queueFull() {
+    return queued >= WRITE_QUEUE_BYTES;
+  }
+
+  /** A write completed (on the request's context): once half the queue is taken, write more. */
+  private void taken(int length) {
+    if (queued == 0) {
+      return; // released when the subscriber left
+    }
+    queued -= length;
+    metrics.dequeued(length);
+    if (!ended && !pending.isEmpty() && queued <= WRITE_QUEUE_BYTES / 2) {
       cancelSlowTimer();
       flush();
     }
@@ -253,7 +279,7 @@ final class SseSubscriber implements Subscriber {
     metrics.slowClientDropped();
     log.debug("dropping a client of template {} that read nothing for {}", template, slowClientTimeout);
     pending.clear();
-    response.write(event(null, "error", errorJson("this client read the stream too slowly: "
+    send(event(null, "error", errorJson("this client read the stream too slowly: "
         + "nothing was read for " + Durations.format(slowClientTimeout)
         + " while the gateway held the most it holds per client; resume with Last-Event-ID")));
     end();
@@ -272,6 +298,9 @@ final class SseSubscriber implements Subscriber {
   /** Runs {@code onLeave} once, whether the stream ended or the client disconnected first. */
   private void leave() {
     if (left.compareAndSet(false, true)) {
+      // What is still queued goes with the connection, whose close may never complete the writes.
+      metrics.dequeued(queued);
+      queued = 0;
       onLeave.accept(this);
     }
   }

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The gateway's counters, registered as {@code warmgate.gateway.*} meters. Per process: the
@@ -22,6 +23,7 @@ public final class GatewayMetrics {
   private final Counter keysRefused;
   private final Counter slowClientsDropped;
   private final AtomicInteger subscribers = new AtomicInteger();
+  private final AtomicLong queuedBytes = new AtomicLong();
 
   /** Registers the meters in {@code registry}. */
   public GatewayMetrics(MeterRegistry registry) {
@@ -42,6 +44,9 @@ public final class GatewayMetrics {
         "clients dropped for leaving their full write queue unread past the slow-client timeout");
     Gauge.builder("warmgate.gateway.subscribers", subscribers, AtomicInteger::get)
         .description("connected stream subscribers").register(registry);
+    Gauge.builder("warmgate.gateway.queued.bytes", queuedBytes, AtomicLong::get)
+        .description("bytes written to subscribers' connections that their sockets have not taken yet")
+        .register(registry);
     Gauge.builder("warmgate.gateway.coalesce.ratio", this, GatewayMetrics::coalesceRatio)
         .description("requests per upstream call in this process").register(registry);
   }
@@ -71,6 +76,12 @@ public final class GatewayMetrics {
   /** A subscriber left or was completed. */
   public void subscriberClosed() { subscribers.decrementAndGet(); }
 
+  /** {@code bytes} written to a subscriber's connection, held until its socket takes them. */
+  public void queued(long bytes) { queuedBytes.addAndGet(bytes); }
+
+  /** {@code bytes} queued earlier that the socket took, or that a closed connection dropped. */
+  public void dequeued(long bytes) { queuedBytes.addAndGet(-bytes); }
+
   /** Requests so far. */
   public long requests() { return (long) requests.count(); }
   /** Upstream calls started so far. */
@@ -93,6 +104,9 @@ public final class GatewayMetrics {
   public long slowClientsDropped() { return (long) slowClientsDropped.count(); }
   /** Subscribers connected now. */
   public int subscribers() { return subscribers.get(); }
+
+  /** Bytes written to subscribers' connections that their sockets have not taken yet. */
+  public long queuedBytes() { return queuedBytes.get(); }
 
   /** Requests per upstream call; the request count while no call was made. */
   public double coalesceRatio() {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.warmgate.gateway.config.GatewayConfig;
+import io.warmgate.gateway.metrics.GatewayMetrics;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -27,9 +28,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * 500 clients open a stream over real sockets and never read it, while the upstream sends a
- * 512 KiB response: the gateway stops writing to each once its write queue is full, holds its
- * memory (heap and direct buffers) under a stated bound instead of 500 copies of the response, and
- * drops them after the slow-client timeout with a closed connection.
+ * 512 KiB response: the gateway stops writing to each once its write queue is full, so the bytes
+ * it holds for them (its queued-bytes gauge) stay within the write queue and one slice per client
+ * instead of 500 copies of the response, and it drops them after the slow-client timeout with a
+ * closed connection, which frees every queued byte.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class SlowClientIT {
@@ -38,10 +40,24 @@ class SlowClientIT {
   static final int CHUNKS = 128;
   static final int CHUNK_BYTES = 4096;
   /**
-   * The bound: what 500 stalled clients may add to the heap and direct memory together (the
-   * response itself is 512 KiB, 500 copies of it 250 MiB).
+   * What the gateway may hold queued for one client that never reads, from its documented design
+   * (docs/runbook.md, {@code warmgate_gateway_queued_bytes}): a 32 KiB write queue, then writing
+   * stops, and the slice that filled it, about 8 KiB, over by at most one event (a chunk and its
+   * {@code id:}, {@code event:} and {@code data:} lines, under 200 bytes here).
    */
-  static final long HEAP_BOUND_BYTES = 64L << 20;
+  static final long QUEUED_BOUND_PER_CLIENT = (32 << 10) + (8 << 10) + CHUNK_BYTES + 200;
+  /**
+   * Writing stops only once a client's queue is full, so every stalled client holds about 32 KiB;
+   * at least 24 KiB of them are counted, as the queue's own count adds per-write overhead and the
+   * chunked encoding's framing, which the gauge does not.
+   */
+  static final long QUEUED_FLOOR_PER_CLIENT = 24 << 10;
+  /**
+   * What 500 stalled clients may add to the heap and direct memory together: half of what one copy
+   * of the 512 KiB response per client would take (250 MiB). Coarse on purpose, as the JVM's
+   * memory is measured in Netty's pooled chunks; the queued bytes above are the exact measure.
+   */
+  static final long MEMORY_BOUND_BYTES = 128L << 20;
 
   @RegisterExtension
   final ValkeyExtension valkey = new ValkeyExtension(ValkeyMode.STANDALONE);
@@ -80,20 +96,32 @@ class SlowClientIT {
         gate.complete(null);
         await().atMost(Duration.ofMinutes(1)).until(() -> upstream.calls("big") == 1
             && fleet.get(0).activeUpstreamCalls() == 0);
-        // Every entry has reached the subscribers' event loops by now; give the writes a moment.
-        long held = 0;
-        for (int sample = 0; sample < 3; sample++) {
-          Thread.sleep(500);  // samples spread in time; nothing to await on
-          held = Math.max(held, memoryAfterGc() - baseline);
-        }
-        System.out.printf("SlowClientIT: %d clients that never read a %d KiB response: heap and direct memory grew by "
-                + "%.1f MiB (bound %d MiB)%n", CLIENTS, CHUNKS * CHUNK_BYTES / 1024, held / 1048576.0,
-            HEAP_BOUND_BYTES >> 20);
-        assertThat(held).as("heap and direct memory held for %d stalled clients", CLIENTS).isLessThan(HEAP_BOUND_BYTES);
+        // Every entry has reached the subscribers' event loops by now: each queue fills and stays full.
+        GatewayMetrics metrics = fleet.get(0).metrics();
+        await("every stalled client's write queue full").atMost(Duration.ofMinutes(1))
+            .until(metrics::queuedBytes, q -> q >= CLIENTS * QUEUED_FLOOR_PER_CLIENT);
+        // ... and stays within the bound while the clients stall (a queue that kept growing past its
+        // limit passed a single early reading: 25 KiB per client at first, 137 KiB 6 s later).
+        await("queued bytes within the bound for 5 s").during(Duration.ofSeconds(5))
+            .atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(200))
+            .until(metrics::queuedBytes, q -> q <= CLIENTS * QUEUED_BOUND_PER_CLIENT);
+        long queued = metrics.queuedBytes();
+        long memory = memoryAfterGc() - baseline;
+        System.out.printf("SlowClientIT: %d clients that never read a %d KiB response: %.1f MiB queued "
+                + "(%.1f KiB per client, bound %.1f KiB); heap and direct memory grew by %.1f MiB "
+                + "(bound %d MiB)%n", CLIENTS, CHUNKS * CHUNK_BYTES / 1024, queued / 1048576.0,
+            queued / 1024.0 / CLIENTS, QUEUED_BOUND_PER_CLIENT / 1024.0, memory / 1048576.0,
+            MEMORY_BOUND_BYTES >> 20);
+        assertThat(queued).as("bytes queued for %d stalled clients", CLIENTS)
+            .isLessThanOrEqualTo(CLIENTS * QUEUED_BOUND_PER_CLIENT);
+        assertThat(memory).as("heap and direct memory held for %d stalled clients", CLIENTS)
+            .isLessThan(MEMORY_BOUND_BYTES);
 
         // After the slow-client timeout every one of them is dropped and its connection closed.
         await().atMost(Duration.ofMinutes(1)).until(() -> metric(client, port, "slowClientsDropped") == CLIENTS);
-        assertThat(fleet.get(0).metrics().subscribers()).isZero();
+        assertThat(metrics.subscribers()).isZero();
+        await("the dropped clients' queued bytes freed").atMost(Duration.ofSeconds(30))
+            .until(metrics::queuedBytes, q -> q == 0);
         assertEndsWithEof(sockets.get(0));
         // ... while a client that reads gets the whole response from the snapshot.
         List<SseEvent> events = client.stream(port, "big", SseClient.body(Map.of("q", "big"), Map.of()), null)
