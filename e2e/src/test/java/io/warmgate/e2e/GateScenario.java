@@ -153,17 +153,23 @@ final class GateScenario implements AutoCloseable, BeforeAllCallback, AfterAllCa
    * lands, so a single reading during traffic can catch reads whose keys come in the next flush.
    */
   long[] settledKeySpaceCounts(String cache, String schemaHash) {
-    long[][] last = {null};
+    List<long[]> readings = new java.util.ArrayList<>();
     ControlKeys keys = new ControlKeys(cache);
-    return await(cache + " key space counts settled").atMost(Duration.ofSeconds(90))
-        .pollInterval(Duration.ofSeconds(6)).until(() -> {
-          String loads = valkey().hget(keys.stats(schemaHash), "originLoads");
-          long[] now = {loads == null ? 0 : Long.parseLong(loads),
-              valkey().pfcount(keys.keysWritten(schemaHash))};
-          long[] before = last[0];
-          last[0] = now;
-          return before != null && Arrays.equals(before, now) ? now : null;
-        }, Objects::nonNull);
+    try {
+      return await(cache + " key space counts settled").atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofSeconds(6)).until(() -> {
+            String loads = valkey().hget(keys.stats(schemaHash), "originLoads");
+            long[] now = {loads == null ? 0 : Long.parseLong(loads),
+                valkey().pfcount(keys.keysWritten(schemaHash))};
+            long[] before = readings.isEmpty() ? null : readings.get(readings.size() - 1);
+            readings.add(now);
+            return before != null && Arrays.equals(before, now) ? now : null;
+          }, Objects::nonNull);
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(cache + ": the origin reads and keys written of " + schemaHash
+          + " still changed after 90 s without traffic, readings 6 s apart {reads, keys}: "
+          + readings.stream().map(Arrays::toString).toList(), e);
+    }
   }
 
   /** The ids the warm job of {@code schemaHash} snapshotted, empty when none was opened. */
