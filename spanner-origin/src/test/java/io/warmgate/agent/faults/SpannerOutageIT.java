@@ -148,10 +148,13 @@ class SpannerOutageIT {
     assertThat(recovered.failures()).as(recovered.toString()).isZero();
     // Until the breaker opens, a lookup waits for the origin call to fail (the 1 s timeout).
     assertThat(opening.percentileMillis(99)).as("p99 until the breaker opened, ms").isLessThan(1_500);
-    assertThat(open.percentileMillis(99)).as("p99 while the breaker is open, ms").isLessThan(100);
+    // Once it is open, nothing waits for the origin: half its 1 s timeout separates the two on a
+    // loaded machine (100 ms failed at 174 ms with other test JVMs on both cores).
+    assertThat(open.percentileMillis(99)).as("p99 while the breaker is open, ms").isLessThan(500);
     assertThat(open.lookups()).as("lookups while the breaker is open, vs half the 1,000/s target")
         .isGreaterThanOrEqualTo((long) (500 * open.seconds()));
-    assertThat(uncachedFailedMillis).as("uncached id failed, ms").isLessThan(200);
+    assertThat(uncachedFailedMillis).as("uncached id failed without waiting for the origin, ms")
+        .isLessThan(500);
     assertThat(recoveredAfter).as("Spanner answers again, s: breaker wait (5 s) + a few seconds")
         .isLessThan(8);
     assertThat(a.originBreakerState()).as("pod a origin breaker closed").isZero();
