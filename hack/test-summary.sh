@@ -9,6 +9,7 @@
 #   hack/test-summary.sh [--since FILE] [--classes N]
 #     --since FILE   only reports written after FILE was (hack/test.sh: its start)
 #     --classes N    also the N slowest test classes of each tier, with their seconds and module
+# Then one line "FAILED <tier>: <class>.<test> (failure|error)" per failed test.
 # Exits 1 if a tier has failures or errors.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -32,6 +33,7 @@ after = os.path.getmtime(since) if since else None
 tiers = [("unit", "surefire-reports"), ("integration", "failsafe-reports"),
          ("e2e-kwok", "failsafe-reports-e2e"), ("e2e-kind", "failsafe-reports-kind")]
 failed = False
+broken = []
 for tier, directory in tiers:
     files = sorted(set(glob.glob(os.path.join(root, "**", "target", directory, "TEST-*.xml"),
                                  recursive=True)))
@@ -50,6 +52,8 @@ for tier, directory in tiers:
             for key, tag in (("failures", "failure"), ("errors", "error"), ("skipped", "skipped")):
                 if case.find(tag) is not None:
                     total[key] += 1
+                    if key != "skipped":
+                        broken.append(f"{tier}: {case.get('classname', '?')}.{case.get('name', '?')} ({tag})")
         took = float(suite.get("time", "0").replace(",", ""))
         seconds += took
         module = os.path.relpath(f, root).split("/target/")[0]
@@ -60,5 +64,7 @@ for tier, directory in tiers:
           f"({len(files)} classes, */target/{directory})")
     for took, name, module in sorted(times, reverse=True)[:slowest]:
         print(f"    {took:8.1f} s  {name} ({module})")
+for line in broken:
+    print(f"FAILED {line}")
 sys.exit(1 if failed else 0)
 PY
