@@ -17,7 +17,8 @@
 # WARMGATE_VALKEY_IMAGE (valkey/valkey:8.1), WARMGATE_EMULATOR_BASE_IMAGE (debian:bookworm-slim),
 # WARMGATE_JIB_BASE_IMAGE (the Java base image of ours; default: the pom's), WARMGATE_ARGO_ROLLOUTS_IMAGE
 # (the controller image; default: the one install.yaml names), WARMGATE_KIND_TESTS (the failsafe it.test
-# filter; default $KIND_TIER_TESTS, every scenario), MVN_ARGS. Its reports go to e2e/target/failsafe-reports-kind.
+# filter; default $KIND_TIER_TESTS, every scenario), WARMGATE_KIND_INSTALLED=1 (build the e2e module
+# alone: the modules it needs are installed), MVN_ARGS. Its reports go to e2e/target/failsafe-reports-kind.
 # --offline (no registry reachable; hack/test.sh runs this): starts a Docker engine where none answers
 # (hack/docker-engine.sh), builds the node image and the Valkey, Java and Argo Rollouts images
 # (hack/kind-images.sh) and uses them for every setting above not set already.
@@ -206,7 +207,11 @@ install_chart() {
 }
 
 run_suite() {
-  local args=(-B -ntp -Pe2e verify -pl e2e -am
+  # The e2e module and the modules it needs, unless they are installed in the local Maven
+  # repository already (WARMGATE_KIND_INSTALLED=1: hack/test.sh's cluster lane installs them).
+  local args=(-B -ntp -Pe2e verify -pl e2e)
+  [[ "${WARMGATE_KIND_INSTALLED:-0}" == 1 ]] || args+=(-am)
+  args+=(
     # Only the end-to-end suite: the other tiers need the local processes of hack/prereqs.sh.
     -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
     "-Dit.test=${WARMGATE_KIND_TESTS:-$KIND_TIER_TESTS}" -Dit.failIfNoSpecifiedTests=false

@@ -98,7 +98,7 @@ cluster_lane() {
   if ((status == 0)); then
     # Each tier runs whatever the other did: both sets of reports reach the summary.
     if ((kind_on)); then
-      timed "cluster lane: Kind tier" kind_tier "$tree" || status=$?
+      WARMGATE_KIND_INSTALLED=1 timed "cluster lane: Kind tier" kind_tier "$tree" || status=$?
     fi
     timed "cluster lane: kwok tier" mvn "${args[@]}" -pl e2e || status=$?
   fi
