@@ -1,5 +1,6 @@
 package io.warmgate.bench;
 
+import io.warmgate.bench.common.RunStamp;
 import io.warmgate.bench.common.Summary;
 import io.warmgate.bench.fleet.FleetBench;
 import io.warmgate.bench.freshness.FreshnessBench;

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.warmgate.agent.TieredCache;
 import io.warmgate.agent.WarmGate;
+import io.warmgate.bench.common.SyntheticDeals;
 import io.warmgate.example.deal.Deal;
 import java.time.Duration;
 import java.util.List;

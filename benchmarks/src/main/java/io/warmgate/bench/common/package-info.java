@@ -1,2 +1,5 @@
-/** What the benchmark parts share: the summary table docs/performance.md quotes and the Zipf id draws. */
+/**
+ * What the benchmark parts share: the summary table docs/performance.md quotes, the Zipf id draws,
+ * the in-memory deals and the stamp of a run (commit, time, cores, load).
+ */
 package io.warmgate.bench.common;

@@ -1,6 +1,6 @@
 package io.warmgate.bench.operator;
 
-import io.warmgate.bench.RunStamp;
+import io.warmgate.bench.common.RunStamp;
 import io.warmgate.testing.OperatorProcess;
 import io.warmgate.testing.WarmgatePaths;
 import java.io.ByteArrayInputStream;

@@ -1,7 +1,7 @@
 package io.warmgate.bench.release;
 
 import io.warmgate.agent.Origin;
-import io.warmgate.bench.SyntheticDeals;
+import io.warmgate.bench.common.SyntheticDeals;
 import io.warmgate.bench.origin.CapacityModelledOrigin;
 import io.warmgate.example.deal.Deal;
 import io.warmgate.sim.spanner.SpannerCapacity;

@@ -1,4 +1,4 @@
-package io.warmgate.bench;
+package io.warmgate.bench.common;
 
 import java.lang.management.ManagementFactory;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.warmgate.bench;
+package io.warmgate.bench.common;
 
 import io.warmgate.agent.Origin;
 import io.warmgate.example.deal.Deal;
