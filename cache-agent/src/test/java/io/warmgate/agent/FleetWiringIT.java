@@ -86,6 +86,9 @@ class FleetWiringIT {
         .build();
     KeySpace keys = new KeySpace("deals", cache.schemaHash());
     try {
+      // The fleet services connect in the background, and the final flush needs that connection:
+      // registered means connected (closed before that, as on a loaded machine, nothing is sent).
+      await().atMost(Duration.ofSeconds(10)).until(() -> raw.hlen(keys.agentsKey()) == 1);
       cache.get("a");
       cache.get("b");
       cache.get("b");

@@ -113,7 +113,15 @@ class AdaptivePreloadIT {
     worker.start();
     await().atMost(Duration.ofSeconds(5)).until(() ->
         meters.find("warmgate.preload.rate").gauge().value() > 0);
-    await().pollDelay(RUN).atMost(RUN.plusSeconds(5)).until(() -> true);
+    // The rate the worker chose, read every 200 ms while it runs.
+    double[] highestRate = {0};
+    await().during(RUN).atMost(RUN.plusSeconds(5)).pollInterval(Duration.ofMillis(200)).until(() -> {
+      String rate = raw.hget(keys.warmJobKey(), "rateInUse");
+      if (rate != null) {
+        highestRate[0] = Math.max(highestRate[0], Double.parseDouble(rate));
+      }
+      return true;
+    });
     Map<String, String> during = raw.hgetall(keys.warmJobKey());
     worker.close();
 
@@ -127,16 +135,18 @@ class AdaptivePreloadIT {
     double mean = loaded / ((end - start) / 1e9);
     System.out.printf(Locale.ROOT, "Adaptive preload against the origin stand-in (capacity %.0f "
         + "ids/s, steady %.0f, 65%% line %.0f, ceiling %.0f): worst 1-s origin load %.0f ids/s "
-        + "(%.1f%% of capacity), %d ids preloaded in %.1f s (%.0f ids/s mean); job: %s%n",
+        + "(%.1f%% of capacity), %d ids preloaded in %.1f s (%.0f ids/s mean, highest rate chosen "
+        + "%.0f); job: %s%n",
         CAPACITY, STEADY, LINE, CAPACITY - STEADY, worst, 100 * worst / CAPACITY, loaded,
-        (end - start) / 1e9, mean, during.get("message"));
+        (end - start) / 1e9, mean, highestRate[0], during.get("message"));
     assertThat(worst).as("worst 1-s origin load, ids/s").isLessThanOrEqualTo(LINE);
-    // It did preload, and grew past its starting rate (a tenth of the ceiling: 140 ids/s): a
-    // mean above the rate it starts from. (A bound above that, 1.4 times, failed on a machine
-    // whose two cores ran other test JVMs too: 153 ids/s, the origin stand-in's sleeps lengthened.)
-    assertThat(mean).as("mean preload rate").isGreaterThan(0.1 * (CAPACITY - STEADY));
-    assertThat(during).containsKey("rateInUse");
-    assertThat(Double.parseDouble(during.get("rateInUse"))).isPositive().isLessThanOrEqualTo(1400);
+    // It did preload, and raised its rate past the one it starts from (a tenth of the ceiling:
+    // 140 ids/s) at some point. The rate it chose, not the mean it achieved, nor the rate at the
+    // end: on a machine whose two cores ran other test JVMs too, the worker achieved 153, 83 and
+    // 117 ids/s, and the stand-in's sleeps, lengthened, made it halve its rate to 9.8 by the end.
+    assertThat(loaded).as("ids preloaded").isPositive();
+    assertThat(highestRate[0]).as("highest rate in use, ids/s")
+        .isGreaterThan(0.1 * (CAPACITY - STEADY)).isLessThanOrEqualTo(1400);
     assertThat(during.get("message")).startsWith("preloading under the origin budget at ");
   }
 }
