@@ -316,10 +316,7 @@ final class InClusterStack implements Stack {
           .map(p -> p.getMetadata().getName())
           .collect(Collectors.toSet());
       forwards.entrySet().removeIf(e -> {
-        // A forward whose stream to the pod broke keeps its local port but answers nothing more:
-        // open a new one (a Service's endpoints would not keep a broken path either).
-        boolean gone = !serving.contains(e.getKey()) || !e.getValue().isAlive()
-            || e.getValue().errorOccurred();
+        boolean gone = !serving.contains(e.getKey()) || !e.getValue().isAlive();
         if (gone) {
           closeQuietly(e.getValue());
         }
