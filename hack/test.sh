@@ -81,29 +81,33 @@ kind_tier() {
   ((status == 0)) || { warn "the Kind tier failed (exit $status); its output is above. It needs a Docker engine that runs --privileged containers (hack/docker-engine.sh); WARMGATE_KIND=0 skips it"; return "$status"; }
 }
 
-# The cluster lane, in a copy of the working tree (tracked and untracked files, not ignored ones),
-# so that its builds and the processes its suites start never share a target/ directory with the
-# Maven lane: the Kind tier, then the e2e module's kwok tier. Its reports are copied back to
-# e2e/target/ for the summary.
-cluster_lane() {
-  local tree="$WARMGATE_ROOT/.warmgate/cluster-lane" status=0 args
-  rm -rf "$tree" && mkdir -p "$tree"
+# The cluster lane's tree: a copy of the working tree (tracked and untracked files, not ignored
+# ones), so that its builds and the processes its suites start never share a target/ directory
+# with the Maven lane. The e2e module's upstream modules are installed from it before the lanes
+# start, in the foreground: on a new machine this one build downloads the Maven dependencies and
+# the test plugins' providers, so the two lanes do not download the same files at once.
+lane_tree="$WARMGATE_ROOT/.warmgate/cluster-lane"
+prepare_cluster_lane() {
+  rm -rf "$lane_tree" && mkdir -p "$lane_tree"
   (cd "$WARMGATE_ROOT" && git ls-files -z -co --exclude-standard \
-    | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$tree"
-  cd "$tree"
+    | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$lane_tree"
+  # shellcheck disable=SC2086
+  (cd "$lane_tree" && mvn -B -ntp -q install -pl e2e -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dit.test=none -Dit.failIfNoSpecifiedTests=false ${MVN_ARGS:-})
+}
+
+# The cluster lane: the Kind tier, then the e2e module's kwok tier, each whatever the other did;
+# its reports are copied back to e2e/target/ for the summary.
+cluster_lane() {
+  local status=0 args
+  cd "$lane_tree"
   mapfile -t args < <(maven_args)
-  # The e2e module's upstream modules, packaged here and installed, so the suites below run the
-  # e2e module alone.
-  timed "cluster lane: build" mvn -B -ntp -q install -DskipTests -pl e2e -am ${MVN_ARGS:-} || status=$?
-  if ((status == 0)); then
-    # Each tier runs whatever the other did: both sets of reports reach the summary.
-    if ((kind_on)); then
-      WARMGATE_KIND_INSTALLED=1 timed "cluster lane: Kind tier" kind_tier "$tree" || status=$?
-    fi
-    timed "cluster lane: kwok tier" mvn "${args[@]}" -pl e2e || status=$?
+  if ((kind_on)); then
+    WARMGATE_KIND_INSTALLED=1 timed "cluster lane: Kind tier" kind_tier "$lane_tree" || status=$?
   fi
+  timed "cluster lane: kwok tier" mvn "${args[@]}" -pl e2e || status=$?
   mkdir -p "$WARMGATE_ROOT/e2e/target"
-  cp -r "$tree"/e2e/target/failsafe-reports-* "$WARMGATE_ROOT/e2e/target/" 2>/dev/null || true
+  cp -r "$lane_tree"/e2e/target/failsafe-reports-* "$WARMGATE_ROOT/e2e/target/" 2>/dev/null || true
   return "$status"
 }
 
@@ -117,6 +121,8 @@ if [[ "$lanes" != 0 ]]; then
   lane_log="$WARMGATE_ROOT/.warmgate/cluster-lane.log"
   mkdir -p "$(dirname "$lane_log")"
   log "cluster lane (the e2e module's Kind and kwok tiers) runs beside the Maven lane; its output: $lane_log, printed when it ends"
+  timed "cluster lane: its tree and build" prepare_cluster_lane \
+    || die "the e2e module and the modules it needs do not build (output above)"
   lane_start=$SECONDS
   set -m # the lane in a process group of its own, so that an interrupted run can stop it whole
   (cluster_lane) > "$lane_log" 2>&1 &
