@@ -33,10 +33,11 @@ import org.slf4j.LoggerFactory;
  * taken by its socket reach {@value #WRITE_QUEUE_BYTES} (so it holds at most that plus one slice):
  * the entries wait as references to the hub's shared ones, and writing resumes once the socket has
  * taken half of them. The subscriber counts those bytes itself, from each write's completion: the
- * response's own {@code writeQueueFull()} let a client that never reads hold about four times as
- * much (137 KiB each in {@code SlowClientIT}). A client that leaves its queue full for the slow-client timeout is dropped:
- * an {@code error} event goes into its queue and the connection is closed shortly after, which
- * frees what it held. It may resume elsewhere with {@code Last-Event-ID}.
+ * response's own {@code writeQueueFull()} let a client that never reads hold three to four times
+ * as much (101 to 133 KiB each in {@code SlowClientIT}). A client that leaves its queue full for
+ * the slow-client timeout is dropped: an {@code error} event goes into its queue and the
+ * connection is closed shortly after, which frees what it held. It may resume elsewhere with
+ * {@code Last-Event-ID}.
  */
 final class SseSubscriber implements Subscriber {
 
