@@ -9,6 +9,6 @@ class PackageCyclesTest {
 
   @Test
   void theMainCodeHasNoPackageCycle() {
-    PackageCycles.assertNone(Path.of("src/main/java"), "io.warmgate");
+    PackageCycles.assertNone(Path.of("src/main/java"), "io.warmgate.sim");
   }
 }

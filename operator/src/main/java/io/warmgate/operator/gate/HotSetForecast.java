@@ -34,7 +34,7 @@ import java.util.Objects;
  *
  * <p>Pure: no I/O; the caller reads the ids with scores, the landmark and the meta.
  */
-final class HotSetForecast {
+public final class HotSetForecast {
 
   /** The largest expected share of the hot set that is not requested within the window. */
   static final double MAX_WASTE = 0.05;
@@ -56,10 +56,10 @@ final class HotSetForecast {
    * @param rates each chosen id's estimated lookups per second across the fleet, in the order of
    *     {@code ids}; empty when not forecast
    */
-  record Cut(List<String> ids, int tracked, Duration window, double expectedWaste,
+  public record Cut(List<String> ids, int tracked, Duration window, double expectedWaste,
       String noForecast, List<Double> rates) {
 
-    Cut {
+    public Cut {
       ids = List.copyOf(ids);
       rates = List.copyOf(rates);
       Objects.requireNonNull(window, "window");
@@ -74,7 +74,7 @@ final class HotSetForecast {
     }
 
     /** How many ids were chosen. */
-    int size() {
+    public int size() {
       return ids.size();
     }
 
@@ -82,7 +82,7 @@ final class HotSetForecast {
      * Such as {@code hot set: 2,345 of 10,000 tracked ids expected to be read within l2Ttl 4m},
      * or, without a forecast, {@code hot set: all 10,000 tracked ids, not forecast: <why>}.
      */
-    String describe() {
+    public String describe() {
       if (noForecast != null) {
         return String.format(Locale.ROOT, "hot set: all %,d tracked ids, not forecast: %s",
             tracked, noForecast);
@@ -116,7 +116,7 @@ final class HotSetForecast {
    * @return the cut; all of {@code ranked} when landmark or meta are absent or malformed, with the
    *     reason
    */
-  static Cut of(ControlKeys keys, List<ScoredValue<String>> ranked, String landmark,
+  public static Cut of(ControlKeys keys, List<ScoredValue<String>> ranked, String landmark,
       Map<String, String> meta, Instant now, Duration window) {
     if (ranked.isEmpty()) {
       return new Cut(List.of(), 0, window, 0, null, List.of());

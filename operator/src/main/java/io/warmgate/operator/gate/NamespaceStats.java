@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * (docs/valkey-layout.md).
  * Commands are pipelined on the shared connection, so one read costs about one round trip.
  */
-final class NamespaceStats {
+public final class NamespaceStats {
 
   private static final Logger log = LoggerFactory.getLogger(NamespaceStats.class);
 
@@ -192,7 +192,7 @@ final class NamespaceStats {
    * {@link #FORECAST_HEAD} hottest of {@code ids} (hottest first), then the fixed random sample
    * of {@link #sample} ({@link #FORECAST_SAMPLE} ids) of the rest.
    */
-  static List<String> forecastIds(String schemaHash, List<String> ids) {
+  public static List<String> forecastIds(String schemaHash, List<String> ids) {
     int head = Math.min(FORECAST_HEAD, ids.size());
     List<String> checked = new ArrayList<>(ids.subList(0, head));
     checked.addAll(sample(schemaHash, ids.subList(head, ids.size()), FORECAST_SAMPLE));
@@ -205,7 +205,7 @@ final class NamespaceStats {
    * each sampled id standing for its share of the rest; {@code present} says which values the
    * namespace holds.
    */
-  static List<OriginForecast.Probe> probes(List<String> ids, List<Double> rates,
+  public static List<OriginForecast.Probe> probes(List<String> ids, List<Double> rates,
       List<String> checked, Predicate<String> present) {
     int head = Math.min(FORECAST_HEAD, ids.size());
     Map<String, Double> rest = new HashMap<>();

@@ -1,7 +1,6 @@
 package io.warmgate.sim.fleet;
 
 import io.warmgate.operator.gate.OriginForecast;
-import io.warmgate.operator.gate.SimulatedGate;
 import io.warmgate.operator.model.TimeoutAction;
 import io.warmgate.operator.model.WarmupMode;
 import java.time.Duration;

@@ -1,7 +1,6 @@
 package io.warmgate.sim.fleet;
 
 import io.warmgate.operator.gate.OriginForecast;
-import io.warmgate.operator.gate.SimulatedGate;
 import io.warmgate.operator.model.WarmupMode;
 import io.warmgate.sim.spanner.SpannerCapacity;
 import java.time.Duration;

@@ -1,7 +1,18 @@
-package io.warmgate.operator.gate;
+package io.warmgate.sim.fleet;
 
 import io.lettuce.core.ScoredValue;
 import io.warmgate.contract.valkey.ControlKeys;
+import io.warmgate.operator.gate.Coverage;
+import io.warmgate.operator.gate.Decision;
+import io.warmgate.operator.gate.GateDecision;
+import io.warmgate.operator.gate.GateInputs;
+import io.warmgate.operator.gate.GateStep;
+import io.warmgate.operator.gate.HotSetForecast;
+import io.warmgate.operator.gate.NamespaceStats;
+import io.warmgate.operator.gate.OriginForecast;
+import io.warmgate.operator.gate.RolloutView;
+import io.warmgate.operator.gate.TailShape;
+import io.warmgate.operator.gate.WarmJob;
 import io.warmgate.operator.model.GatePhase;
 import io.warmgate.operator.model.TimeoutAction;
 import io.warmgate.operator.model.WarmupMode;
@@ -16,15 +27,13 @@ import java.util.function.Predicate;
 /**
  * The operator's own rollout gate, driven by the fleet simulator instead of a cluster: the hot set
  * comes from {@link HotSetForecast} and each evaluation from {@link GateDecision}, both pure, fed
- * with what the simulated Valkey holds. It lives in the operator's package, in the simulator's
- * jar, because {@code HotSetForecast} and its {@code Cut} are package-private to the operator;
- * making them public is an operator change, left to the operator's owners.
+ * with what the simulated Valkey holds.
  *
  * <p>The simulated rollout has one canary step, an indefinite pause where the gate holds; the
  * canary's agents report schema hash {@link #CANARY_SCHEMA}, the stable ones {@link #STABLE_SCHEMA}.
  * Not thread-safe.
  */
-public final class SimulatedGate {
+final class SimulatedGate {
 
   static final String CANARY_SCHEMA = "new-schema";
   static final String STABLE_SCHEMA = "old-schema";
