@@ -4,9 +4,10 @@ import io.warmgate.example.deals.Zipf;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,7 +16,16 @@ import java.util.function.Supplier;
 /** Zipf-distributed {@code GET /deals/{id}} at a steady rate over the pods of one Rollout. */
 final class Traffic implements AutoCloseable {
 
-  private final ExecutorService senders = Executors.newFixedThreadPool(8);
+  /** Lookups dropped because the senders' backlog was full. */
+  private final AtomicLong notSent = new AtomicLong();
+  /**
+   * Eight senders and a bounded backlog: a lookup that finds the backlog full is not sent (counted
+   * in {@link #failures()} as not sent), so a slow path (a port-forward that no longer answers
+   * waits out the 5 s timeout) cannot pile up lookups that would still reach the pods after
+   * {@link #close()}.
+   */
+  private final ExecutorService senders = new ThreadPoolExecutor(8, 8, 0, TimeUnit.MILLISECONDS,
+      new ArrayBlockingQueue<>(256), (task, pool) -> notSent.incrementAndGet());
   private final Thread pacer;
   private final AtomicBoolean running = new AtomicBoolean(true);
   final AtomicLong ok = new AtomicLong();
@@ -66,14 +76,16 @@ final class Traffic implements AutoCloseable {
 
   /** The failed lookups by HTTP status ({@code -1}: no answer), e.g. {@code {-1=12, 503=2}}. */
   String failures() {
-    return failures.toString();
+    long skipped = notSent.get();
+    return failures + (skipped == 0 ? "" : "; not sent, senders busy: " + skipped);
   }
 
   @Override
   public void close() throws InterruptedException {
     running.set(false);
     pacer.join(5_000);
-    senders.shutdown();
+    // Lookups still queued are dropped: once closed, no lookup reaches the pods any more.
+    senders.shutdownNow();
     senders.awaitTermination(10, TimeUnit.SECONDS);
   }
 }
