@@ -19,13 +19,14 @@ final class Traffic implements AutoCloseable {
   /** Lookups dropped because the senders' backlog was full. */
   private final AtomicLong notSent = new AtomicLong();
   /**
-   * Eight senders and a bounded backlog: a lookup that finds the backlog full is not sent (counted
-   * in {@link #failures()} as not sent), so a slow path (a port-forward that no longer answers
-   * waits out the 5 s timeout) cannot pile up lookups that would still reach the pods after
-   * {@link #close()}.
+   * 32 senders and a bounded backlog of about 7 s of lookups at 150/s: a lookup that finds it full
+   * is not sent (counted in {@link #failures()} as not sent), and {@link #close()} drops what is
+   * left, so lookups piled up behind a slow path (a port-forward that no longer answers waits out
+   * the 5 s timeout) never reach the pods after the traffic is closed. With 8 senders and this
+   * bound, a loaded machine left 11,526 of 13,762 lookups of a StatefulSet update unsent.
    */
-  private final ExecutorService senders = new ThreadPoolExecutor(8, 8, 0, TimeUnit.MILLISECONDS,
-      new ArrayBlockingQueue<>(256), (task, pool) -> notSent.incrementAndGet());
+  private final ExecutorService senders = new ThreadPoolExecutor(32, 32, 0, TimeUnit.MILLISECONDS,
+      new ArrayBlockingQueue<>(1024), (task, pool) -> notSent.incrementAndGet());
   private final Thread pacer;
   private final AtomicBoolean running = new AtomicBoolean(true);
   final AtomicLong ok = new AtomicLong();
