@@ -4,13 +4,13 @@
 # *E2E on a local kwok cluster with the Argo Rollouts controller, and the rollout gate's scenarios
 # tagged kind-tier (RolloutGateE2E, DeploymentGateE2E) on a Kind cluster with container pods:
 # hack/kind-e2e.sh --offline, a Docker engine is started and every image built here).
-# Two lanes run at once: the Maven lane (every module but e2e: unit, integration and the
-# test-support E2E tiers) and the cluster lane (in a copy of the working tree under
-# .warmgate/cluster-lane: the Kind tier, then the e2e module's kwok tier).
+# With WARMGATE_LANES=1, two lanes run at once: the Maven lane (every module but e2e: unit,
+# integration and the test-support E2E tiers) and the cluster lane (in a copy of the working tree
+# under .warmgate/cluster-lane: the Kind tier, then the e2e module's kwok tier).
 # Settings: MVN_ARGS (extra Maven arguments; with -pl, one lane), WARMGATE_TEST_PROFILES (default
 # "e2e"), WARMGATE_KIND (default 1; 0 skips the Kind tier and runs its suites on kwok;
-# WARMGATE_KIND_TESTS and the other settings of hack/kind-e2e.sh apply), WARMGATE_LANES (default 1;
-# 0 runs the tiers one after the other in this tree).
+# WARMGATE_KIND_TESTS and the other settings of hack/kind-e2e.sh apply), WARMGATE_LANES (default 0:
+# the tiers one after the other in this tree; 1: the two lanes).
 # At the end, pass or fail, one line per tier from the reports this run wrote, with its
 # WARMGATE_SLOWEST_CLASSES (default 5) slowest classes (hack/test-summary.sh);
 # each tier keeps its reports in a directory of its own under the modules' target/.
@@ -43,10 +43,12 @@ timed "prerequisites" bash "$WARMGATE_ROOT/hack/prereqs.sh"
 profiles="${WARMGATE_TEST_PROFILES-e2e}"
 kind_on=0
 [[ "${WARMGATE_KIND:-1}" != 0 ]] && kind_on=1
-# Two lanes at once, unless WARMGATE_LANES=0 or the e2e profile is off: the cluster lane runs the
+# Two lanes at once with WARMGATE_LANES=1 (not with the e2e profile off): the cluster lane runs the
 # e2e module's suites (the Kind tier, then the kwok tier), which mostly wait on clusters, TTLs and
 # rollouts, while the Maven lane runs every other module's tiers, which mostly use the CPU.
-lanes="${WARMGATE_LANES:-1}"
+# Off by default until a lanes run is green: on two cores the lanes keep the load at 12 to 34,
+# under which tests that wait on real time have failed (docs/testing.md).
+lanes="${WARMGATE_LANES:-0}"
 [[ "$profiles" == *e2e* ]] || lanes=0
 # A module chosen with -pl in MVN_ARGS is tested alone, in one lane.
 [[ " ${MVN_ARGS:-} " =~ [[:space:]](-pl|--projects)[[:space:]] ]] && lanes=0
