@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the end-to-end suites tagged kind-tier (RolloutGateE2E, DeploymentGateE2E) on a Kind cluster,
 # where pods are real containers.
-# Needs a Docker engine (the kwok tier does not); hack/test.sh runs it with --offline in its cluster lane.
+# Needs a Docker engine (the kwok tier does not); hack/test.sh runs it with --offline after the
+# Maven tiers, or in its cluster lane (WARMGATE_LANES=1).
 #   - kind is built from its Go module (hack/tools/kind) into $WARMGATE_CACHE_DIR, like the other tools;
 #   - the operator and deal-service images are built by hack/image.sh --docker and loaded into Kind;
 #   - Argo Rollouts is installed from manifests/install.yaml of the module hack/tools/argo-rollouts pins;

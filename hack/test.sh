@@ -26,8 +26,16 @@ summary() {
     warn "stopping the cluster lane"
     kill -- "-$lane_pid" 2>/dev/null || true
   fi
+  print_tiers || true
+  return "$status"
+}
+# One line per tier from the reports this run wrote, then a FAILED line per failed test; exits 1
+# when a test failed.
+print_tiers() {
   log "tiers of this run, from their test reports:"
-  bash "$WARMGATE_ROOT/hack/test-summary.sh" --since "$run_start" --classes "${WARMGATE_SLOWEST_CLASSES:-5}" || true
+  local status=0
+  bash "$WARMGATE_ROOT/hack/test-summary.sh" --since "$run_start" \
+    --classes "${WARMGATE_SLOWEST_CLASSES:-5}" || status=$?
   rm -f "$run_start"
   return "$status"
 }
@@ -43,6 +51,11 @@ timed "prerequisites" bash "$WARMGATE_ROOT/hack/prereqs.sh"
 profiles="${WARMGATE_TEST_PROFILES-e2e}"
 kind_on=0
 [[ "${WARMGATE_KIND:-1}" != 0 ]] && kind_on=1
+# The suites the Kind tier runs (tag kind-tier: $KIND_TIER_TESTS) run there only, not on kwok too:
+# the same scenarios with the real components. A WARMGATE_KIND_TESTS subset leaves the rest of it
+# to kwok.
+kind_only=0
+((kind_on)) && [[ -z "${WARMGATE_KIND_TESTS:-}" && "$profiles" == *e2e* ]] && kind_only=1
 # Two lanes at once with WARMGATE_LANES=1 (not with the e2e profile off): the cluster lane runs the
 # e2e module's suites (the Kind tier, then the kwok tier), which mostly wait on clusters, TTLs and
 # rollouts, while the Maven lane runs every other module's tiers, which mostly use the CPU.
@@ -60,12 +73,7 @@ maven_args() {
   # run fails afterwards, from the reports (hack/test-summary.sh), naming each failed test.
   local args=(-B -ntp verify "-Dwarmgate.cache.dir=$WARMGATE_CACHE_DIR" -Dmaven.test.failure.ignore=true)
   [[ -n "$profiles" ]] && args+=("-P$profiles")
-  # The suites the Kind tier runs (tag kind-tier: $KIND_TIER_TESTS) run there only, not on kwok
-  # too: the same scenarios with the real components. A WARMGATE_KIND_TESTS subset leaves the rest
-  # of it to kwok.
-  if ((kind_on)) && [[ -z "${WARMGATE_KIND_TESTS:-}" && "$profiles" == *e2e* ]]; then
-    args+=(-DexcludedGroups=kind-tier)
-  fi
+  ((kind_only)) && args+=(-DexcludedGroups=kind-tier)
   # shellcheck disable=SC2206
   args+=(${MVN_ARGS:-})
   printf '%s\n' "${args[@]}"
@@ -115,9 +123,7 @@ cluster_lane() {
 
 cd "$WARMGATE_ROOT"
 mapfile -t args < <(maven_args)
-if ((kind_on)) && [[ -z "${WARMGATE_KIND_TESTS:-}" && "$profiles" == *e2e* ]]; then
-  log "$KIND_TIER_TESTS run in the Kind tier, not on kwok (WARMGATE_KIND=0 runs them on kwok)"
-fi
+((kind_only)) && log "$KIND_TIER_TESTS run in the Kind tier, not on kwok (WARMGATE_KIND=0 runs them on kwok)"
 maven_status=0 lane_status=0
 if [[ "$lanes" != 0 ]]; then
   lane_log="$WARMGATE_ROOT/.warmgate/cluster-lane.log"
@@ -145,11 +151,8 @@ fi
 # The case counts docs/bad-input.md gives are those of the reports just written.
 counts=0
 python3 "$WARMGATE_ROOT/hack/check-doc-counts.py" || counts=$?
-log "tiers of this run, from their test reports:"
 summarized=1 tests_status=0
-bash "$WARMGATE_ROOT/hack/test-summary.sh" --since "$run_start" --classes "${WARMGATE_SLOWEST_CLASSES:-5}" \
-  || tests_status=$?
-rm -f "$run_start"
+print_tiers || tests_status=$?
 ((tests_status == 0)) || die "tests failed: the tests named above"
 ((maven_status == 0)) || die "the Maven tiers failed (exit $maven_status); their output is above"
 ((lane_status == 0)) || die "the cluster lane failed (exit $lane_status); its output is above"

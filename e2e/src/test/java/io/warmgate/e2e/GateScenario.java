@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -153,7 +154,7 @@ final class GateScenario implements AutoCloseable, BeforeAllCallback, AfterAllCa
    * lands, so a single reading during traffic can catch reads whose keys come in the next flush.
    */
   long[] settledKeySpaceCounts(String cache, String schemaHash) {
-    List<long[]> readings = new java.util.ArrayList<>();
+    List<long[]> readings = new ArrayList<>();
     ControlKeys keys = new ControlKeys(cache);
     try {
       return await(cache + " key space counts settled").atMost(Duration.ofSeconds(90))

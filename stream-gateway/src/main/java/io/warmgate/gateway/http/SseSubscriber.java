@@ -245,8 +245,8 @@ final class SseSubscriber implements Subscriber {
 
   /** A write completed (on the request's context): once half the queue is taken, write more. */
   private void taken(int length) {
-    if (queued == 0) {
-      return; // released when the subscriber left
+    if (left.get()) {
+      return; // its queued bytes were given back when it left
     }
     queued -= length;
     metrics.dequeued(length);
